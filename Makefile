@@ -1,0 +1,47 @@
+# The README's two commands: `make demo` (embedded SQLite, nothing else needed) and `make test`
+# (real Postgres and Redis). Everything else here serves those two.
+
+VENV ?= .venv
+PY := $(VENV)/bin/python
+INSTALLED := $(VENV)/.installed
+
+.PHONY: venv demo run test check lint types migrations-check services clean
+
+$(INSTALLED): pyproject.toml
+	@test -x $(PY) || "$$(scripts/find-python)" -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	@touch $(INSTALLED)
+
+venv: $(INSTALLED)
+
+demo: venv
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py seed_demo
+
+run: venv
+	$(PY) manage.py runserver
+
+services: venv
+	$(PY) scripts/services.py
+
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+types: venv
+	$(VENV)/bin/mypy .
+
+migrations-check: venv
+	$(PY) manage.py makemigrations --check --dry-run
+
+check: lint types migrations-check
+
+# pytest exits 5 when it collected no tests: that is a failure here, never a pass.
+test: services check
+	@$(VENV)/bin/pytest $(PYTEST_ARGS); rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests; that is a failure." >&2; fi; \
+	exit $$rc
+
+clean:
+	rm -rf $(VENV) var

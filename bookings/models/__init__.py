@@ -1,0 +1,34 @@
+"""The booking domain's tables. Each model's ``business_path`` names the lookup from a row to
+its tenant; admin scoping and every tenant filter use it."""
+
+from .appointments import (
+    OCCUPYING_STATUSES,
+    Appointment,
+    AppointmentEvent,
+    AppointmentEventKind,
+    AppointmentStatus,
+)
+from .business import Business, Currency, DepositRule, Membership, Role
+from .catalog import Service
+from .clients import Client, normalize_phone
+from .schedule import BusyBlock, DateOverride, OpeningHours, Weekday
+
+__all__ = [
+    "OCCUPYING_STATUSES",
+    "Appointment",
+    "AppointmentEvent",
+    "AppointmentEventKind",
+    "AppointmentStatus",
+    "Business",
+    "BusyBlock",
+    "Client",
+    "Currency",
+    "DateOverride",
+    "DepositRule",
+    "Membership",
+    "OpeningHours",
+    "Role",
+    "Service",
+    "Weekday",
+    "normalize_phone",
+]

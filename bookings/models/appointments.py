@@ -1,0 +1,157 @@
+import uuid
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+
+from .base import TimeStampedModel, money_field
+from .business import Business
+from .catalog import Service
+from .clients import Client
+
+
+class AppointmentStatus(models.TextChoices):
+    PENDING_PAYMENT = "pending_payment", "Awaiting deposit"
+    CONFIRMED = "confirmed", "Confirmed"
+    CANCELLED = "cancelled", "Cancelled"
+    EXPIRED = "expired", "Released (deposit not paid)"
+    ATTENDED = "attended", "Attended"
+    NO_SHOW = "no_show", "No-show"
+
+
+# Statuses that occupy the calendar. Cancelled and expired appointments free their time.
+OCCUPYING_STATUSES = frozenset(
+    {
+        AppointmentStatus.PENDING_PAYMENT,
+        AppointmentStatus.CONFIRMED,
+        AppointmentStatus.ATTENDED,
+        AppointmentStatus.NO_SHOW,
+    }
+)
+
+
+class Appointment(TimeStampedModel):
+    """A booked visit. Start and end are aware instants stored in UTC."""
+
+    business_path = "business"
+
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    business = models.ForeignKey(Business, on_delete=models.PROTECT, related_name="appointments")
+    service = models.ForeignKey(Service, on_delete=models.PROTECT, related_name="appointments")
+    client = models.ForeignKey(Client, on_delete=models.PROTECT, related_name="appointments")
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    status = models.CharField(
+        max_length=20, choices=AppointmentStatus.choices, default=AppointmentStatus.CONFIRMED
+    )
+    price = money_field("agreed price")
+    idempotency_key = models.CharField(
+        max_length=255,
+        null=True,
+        blank=True,
+        help_text="The client's key for this booking request; a retry with it finds this row.",
+    )
+    # Only a hash is stored: a leaked table does not leak working management links.
+    manage_token_hash = models.CharField(max_length=64, null=True, blank=True, editable=False)
+    manage_token_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
+    notes = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-starts_at"]
+        indexes = [
+            models.Index(fields=["business", "starts_at"], name="appointment_by_start"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_at__gt=F("starts_at")),
+                name="appointment_ends_after_start",
+                violation_error_message="An appointment must end after it starts.",
+            ),
+            models.CheckConstraint(
+                condition=Q(price__gte=0),
+                name="appointment_price_not_negative",
+                violation_error_message="The agreed price cannot be negative.",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=AppointmentStatus.values),
+                name="appointment_status_known",
+                violation_error_message="Unknown appointment status.",
+            ),
+            models.CheckConstraint(
+                condition=Q(idempotency_key__isnull=True) | ~Q(idempotency_key=""),
+                name="appointment_idempotency_key_not_empty",
+                violation_error_message="An idempotency key cannot be empty.",
+            ),
+            models.UniqueConstraint(
+                fields=["business", "idempotency_key"],
+                name="appointment_unique_idempotency_key",
+                violation_error_message=(
+                    "This business already has an appointment with that idempotency key."
+                ),
+            ),
+            models.UniqueConstraint(
+                fields=["manage_token_hash"],
+                name="appointment_unique_manage_token",
+                violation_error_message="Management token collision.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        local = timezone.localtime(self.starts_at, self.business.tzinfo) if self.starts_at else None
+        when = f"{local:%Y-%m-%d %H:%M}" if local else "unscheduled"
+        return f"{self.service} for {self.client} at {when}"
+
+    def clean(self) -> None:
+        # Foreign keys across tenants cannot be refused by a constraint; refuse them here.
+        errors = {}
+        if self.business_id and self.service_id and self.service.business_id != self.business_id:
+            errors["service"] = "This service belongs to another business."
+        if self.business_id and self.client_id and self.client.business_id != self.business_id:
+            errors["client"] = "This client belongs to another business."
+        if errors:
+            raise ValidationError(errors)
+
+
+class AppointmentEventKind(models.TextChoices):
+    CREATED = "created", "Created"
+    CONFIRMED = "confirmed", "Confirmed"
+    RESCHEDULED = "rescheduled", "Rescheduled"
+    CANCELLED = "cancelled", "Cancelled"
+    EXPIRED = "expired", "Released unpaid"
+    PAID = "paid", "Deposit paid"
+    REFUNDED = "refunded", "Refunded"
+    ATTENDED = "attended", "Attended"
+    NO_SHOW = "no_show", "No-show"
+    NOTE = "note", "Note"
+
+
+class AppointmentEvent(models.Model):
+    """Append-only history of an appointment. Rows are never updated or deleted: the model
+    refuses it, and a database trigger refuses it for any other writer."""
+
+    business_path = "business"
+    append_only = True
+
+    # The business is copied from the appointment so the history can be scoped and filtered
+    # per tenant without a join.
+    business = models.ForeignKey(Business, on_delete=models.PROTECT, related_name="+")
+    appointment = models.ForeignKey(Appointment, on_delete=models.PROTECT, related_name="events")
+    kind = models.CharField(max_length=20, choices=AppointmentEventKind.choices)
+    occurred_at = models.DateTimeField(default=timezone.now, db_index=True)
+    actor = models.CharField(max_length=64, help_text="client, owner:<id>, system, agent, stripe")
+    data = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-occurred_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} by {self.actor}"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise ValidationError("Appointment history is append-only; add a new event instead.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValidationError("Appointment history is append-only; events are never deleted.")

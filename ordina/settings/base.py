@@ -1,0 +1,139 @@
+"""Settings shared by every environment. Secrets and machine-specific values come from ``env``."""
+
+from pathlib import Path
+
+import environ
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+
+env = environ.Env()
+# A local .env file is a convenience for developers; real deployments set the environment.
+environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+# --- core -----------------------------------------------------------------------------------
+DEBUG = env.bool("DEBUG", default=False)
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "bookings",
+    "payments",
+    "agent",
+    "reminders",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "bookings.middleware.BusinessTimeZoneMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "ordina.urls"
+WSGI_APPLICATION = "ordina.wsgi.application"
+ASGI_APPLICATION = "ordina.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- database -------------------------------------------------------------------------------
+# Unset DATABASE_URL means the embedded SQLite file: the demo runs with nothing installed.
+# Tests and production run on Postgres (the concurrency guarantees are Postgres's).
+EMBEDDED_DATABASE = BASE_DIR / "var" / "ordina.sqlite3"
+DATABASES = {"default": env.db_url("DATABASE_URL", default=f"sqlite:///{EMBEDDED_DATABASE}")}
+if "DATABASE_URL" not in env:
+    EMBEDDED_DATABASE.parent.mkdir(exist_ok=True)
+DATABASES["default"]["ATOMIC_REQUESTS"] = False
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- auth -----------------------------------------------------------------------------------
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# --- i18n and time: aware datetimes stored in UTC; each business's rules in its own zone ----
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "var" / "static"
+
+# --- API ------------------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_AUTHENTICATION_CLASSES": [],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_THROTTLE_RATES": {"public": env.str("PUBLIC_API_RATE", default="120/minute")},
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Ordina API",
+    "DESCRIPTION": "Booking engine: deterministic core, agentic shell.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+# --- Celery (Redis broker); the beat schedule is declared here, in one place ---------------
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="redis://127.0.0.1:6379/0")
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = "UTC"
+CELERY_TASK_TIME_LIMIT = 300
+CELERY_TASK_SOFT_TIME_LIMIT = 240
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
+
+# --- Stripe: only payments/stripe_api.py reads these ----------------------------------------
+STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY", default="")
+STRIPE_WEBHOOK_SECRET = env.str("STRIPE_WEBHOOK_SECRET", default="")
+# Lets tests point the SDK at a local fake Stripe server; production leaves it unset.
+STRIPE_API_BASE = env.str("STRIPE_API_BASE", default="")
+# Shared secret of the internal server-to-server payment verification caller.
+PAYMENTS_INTERNAL_SECRET = env.str("PAYMENTS_INTERNAL_SECRET", default="")
+
+# --- the model behind the agentic shell ----------------------------------------------------
+# "offline" is the embedded deterministic model; "openai:<model>" or "anthropic:<model>" pick
+# an adapter. The key and base URL are read only by the adapters.
+ORDINA_MODEL = env.str("ORDINA_MODEL", default="offline")
+ORDINA_MODEL_BASE_URL = env.str("ORDINA_MODEL_BASE_URL", default="")
+ORDINA_MODEL_API_KEY = env.str("ORDINA_MODEL_API_KEY", default="")
+
+# --- email ----------------------------------------------------------------------------------
+vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Ordina <bookings@localhost>")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+}

@@ -1,0 +1,12 @@
+from django.contrib import admin
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView
+
+admin.site.site_header = "Ordina dashboard"
+admin.site.site_title = "Ordina"
+admin.site.index_title = "Your business"
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+]

@@ -1,0 +1,1 @@
+"""Reminders and sweeps on fixed Celery beat schedules; each (appointment, kind) sent at most once."""
