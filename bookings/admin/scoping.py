@@ -9,6 +9,7 @@ from collections.abc import Callable
 from functools import cached_property
 
 from django.contrib import admin
+from django.contrib.admin.options import ActionLocation
 from django.db.models import Model, QuerySet
 from django.http import Http404, HttpRequest
 
@@ -164,8 +165,8 @@ class BusinessScopedAdmin(TenantScopedPermissions, admin.ModelAdmin):
             return False
         return field.is_relation
 
-    def get_actions(self, request: HttpRequest):
-        actions = super().get_actions(request)
+    def get_actions(self, request: HttpRequest, action_location=ActionLocation.CHANGE_LIST):
+        actions = super().get_actions(request, action_location)
         if "delete_selected" in actions:
             func, name, description = actions["delete_selected"]
             actions["delete_selected"] = (

@@ -4,6 +4,8 @@ from pathlib import Path
 
 import environ
 
+from .mail import mailer_from_url
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 env = environ.Env()
@@ -128,7 +130,7 @@ ORDINA_MODEL_BASE_URL = env.str("ORDINA_MODEL_BASE_URL", default="")
 ORDINA_MODEL_API_KEY = env.str("ORDINA_MODEL_API_KEY", default="")
 
 # --- email ----------------------------------------------------------------------------------
-vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
+MAILERS = {"default": mailer_from_url(env.str("EMAIL_URL", default="consolemail://"))}
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Ordina <bookings@localhost>")
 
 LOGGING = {

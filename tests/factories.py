@@ -1,0 +1,147 @@
+"""Factories for test data. They build valid rows; tests override only what they are about."""
+
+import datetime as dt
+from decimal import Decimal
+
+import factory
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+
+from bookings.access import OPERATORS_GROUP
+from bookings.models import (
+    Appointment,
+    AppointmentEvent,
+    AppointmentEventKind,
+    Business,
+    BusyBlock,
+    Client,
+    DateOverride,
+    Membership,
+    OpeningHours,
+    Role,
+    Service,
+)
+
+PASSWORD = "correct horse battery staple"
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    email = factory.LazyAttribute(lambda u: f"{u.username}@example.com")
+    is_staff = True
+    password = factory.PostGenerationMethodCall("set_password", PASSWORD)
+
+    @factory.post_generation
+    def persist_password(obj, create, extracted, **kwargs):  # noqa: N805
+        if create:
+            obj.save()
+
+
+class BusinessFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Business
+
+    slug = factory.Sequence(lambda n: f"business-{n}")
+    name = factory.Sequence(lambda n: f"Business {n}")
+    time_zone = "Europe/Lisbon"
+    country = "PT"
+    currency = "EUR"
+
+
+class MembershipFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Membership
+
+    user = factory.SubFactory(UserFactory)
+    business = factory.SubFactory(BusinessFactory)
+    role = Role.OWNER
+
+
+def owner_of(business: Business, **user_fields):
+    return MembershipFactory(business=business, role=Role.OWNER, **user_fields).user
+
+
+def staff_of(business: Business, **user_fields):
+    return MembershipFactory(business=business, role=Role.STAFF, **user_fields).user
+
+
+def operator(**user_fields):
+    user = UserFactory(**user_fields)
+    user.groups.add(Group.objects.get(name=OPERATORS_GROUP))
+    return user
+
+
+class OpeningHoursFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = OpeningHours
+
+    business = factory.SubFactory(BusinessFactory)
+    weekday = 0
+    opens_at = dt.time(9)
+    closes_at = dt.time(17)
+
+
+class DateOverrideFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = DateOverride
+
+    business = factory.SubFactory(BusinessFactory)
+    date = dt.date(2026, 12, 25)
+    opens_at = None
+    closes_at = None
+
+
+class BusyBlockFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = BusyBlock
+
+    business = factory.SubFactory(BusinessFactory)
+    starts_at = dt.datetime(2026, 12, 1, 10, tzinfo=dt.UTC)
+    ends_at = dt.datetime(2026, 12, 1, 11, tzinfo=dt.UTC)
+    summary = "Team meeting"
+
+
+class ServiceFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Service
+
+    business = factory.SubFactory(BusinessFactory)
+    name = factory.Sequence(lambda n: f"Service {n}")
+    duration_minutes = 45
+    list_price = Decimal("60.00")
+    price_floor = Decimal("50.00")
+
+
+class ClientFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Client
+
+    business = factory.SubFactory(BusinessFactory)
+    name = factory.Sequence(lambda n: f"Client {n}")
+    email = factory.Sequence(lambda n: f"client{n}@example.com")
+
+
+class AppointmentFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Appointment
+
+    business = factory.SubFactory(BusinessFactory)
+    service = factory.SubFactory(ServiceFactory, business=factory.SelfAttribute("..business"))
+    client = factory.SubFactory(ClientFactory, business=factory.SelfAttribute("..business"))
+    starts_at = dt.datetime(2026, 12, 2, 10, tzinfo=dt.UTC)
+    ends_at = factory.LazyAttribute(lambda a: a.starts_at + dt.timedelta(minutes=45))
+    price = Decimal("60.00")
+
+
+class AppointmentEventFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = AppointmentEvent
+
+    appointment = factory.SubFactory(AppointmentFactory)
+    business = factory.SelfAttribute("appointment.business")
+    kind = AppointmentEventKind.CREATED
+    actor = "system"
