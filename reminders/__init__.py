@@ -1,1 +1,4 @@
-"""Reminders and sweeps on fixed Celery beat schedules; each (appointment, kind) sent at most once."""
+"""Reminders and sweeps on fixed Celery beat schedules.
+
+Each (appointment, kind) is sent at most once, claimed by a database row.
+"""

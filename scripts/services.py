@@ -69,10 +69,17 @@ def start_redis() -> str:
     url = urlsplit(BROKER_URL)
     subprocess.run(
         [
-            "redis-server", "--daemonize", "yes",
-            "--bind", url.hostname or "127.0.0.1",
-            "--port", str(url.port or 6379),
-            "--save", "", "--appendonly", "no",
+            "redis-server",
+            "--daemonize",
+            "yes",
+            "--bind",
+            url.hostname or "127.0.0.1",
+            "--port",
+            str(url.port or 6379),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
         ],
         check=False,
     )
@@ -100,8 +107,10 @@ def main() -> int:
     if not ensure("Redis", redis_answers, start_redis):
         failures.append(f"Redis is not reachable at {BROKER_URL}")
     for failure in failures:
-        print(f"services: FAILED: {failure}. Start it or set the URL; tests never skip.",
-              file=sys.stderr)
+        print(
+            f"services: FAILED: {failure}. Start it or set the URL; tests never skip.",
+            file=sys.stderr,
+        )
     return 1 if failures else 0
 
 

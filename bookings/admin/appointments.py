@@ -8,8 +8,8 @@ from .scoping import BusinessScopedAdmin, BusinessScopedInline
 class AppointmentEventInline(BusinessScopedInline, admin.TabularInline):
     model = AppointmentEvent
     extra = 0
-    fields = ["occurred_at", "kind", "actor", "data"]
-    readonly_fields = fields
+    readonly_fields = ("occurred_at", "kind", "actor", "data")
+    fields = readonly_fields
     can_delete = False
 
 

@@ -6,10 +6,12 @@ request. Superusers (Ordina's own administrators) are not scoped.
 """
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import cached_property
 
 from django.contrib import admin
 from django.contrib.admin.options import ActionLocation
+from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Model, QuerySet
 from django.http import Http404, HttpRequest
 
@@ -161,18 +163,15 @@ class BusinessScopedAdmin(TenantScopedPermissions, admin.ModelAdmin):
     def _is_relation(self, name: str) -> bool:
         try:
             field = self.model._meta.get_field(name)
-        except Exception:  # noqa: BLE001 - a lookup path, not a field: leave it as declared
+        except FieldDoesNotExist:  # a lookup path, not a field: leave it as declared
             return False
         return field.is_relation
 
     def get_actions(self, request: HttpRequest, action_location=ActionLocation.CHANGE_LIST):
         actions = super().get_actions(request, action_location)
-        if "delete_selected" in actions:
-            func, name, description = actions["delete_selected"]
-            actions["delete_selected"] = (
-                self.scoped_action(func, Action.DELETE),
-                name,
-                description,
+        if (delete := actions.get("delete_selected")) is not None:
+            actions["delete_selected"] = replace(
+                delete, func=self.scoped_action(delete.func, Action.DELETE)
             )
         return actions
 

@@ -46,14 +46,17 @@ class Appointment(TimeStampedModel):
         max_length=20, choices=AppointmentStatus.choices, default=AppointmentStatus.CONFIRMED
     )
     price = money_field("agreed price")
-    idempotency_key = models.CharField(
+    # NULL, not "", for "no key": unique constraints treat NULLs as distinct.
+    idempotency_key = models.CharField(  # noqa: DJ001
         max_length=255,
         null=True,
         blank=True,
         help_text="The client's key for this booking request; a retry with it finds this row.",
     )
     # Only a hash is stored: a leaked table does not leak working management links.
-    manage_token_hash = models.CharField(max_length=64, null=True, blank=True, editable=False)
+    manage_token_hash = models.CharField(  # noqa: DJ001 - NULL keeps unissued tokens distinct
+        max_length=64, null=True, blank=True, editable=False
+    )
     manage_token_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
     notes = models.TextField(blank=True)
 

@@ -129,7 +129,10 @@ class DateOverride(TimeStampedModel):
             return
         if same_date.filter(opens_at__isnull=True).exists():
             raise ValidationError("This date is marked closed; remove the closure first.")
-        if self.closes_at and _overlapping_ranges(same_date, self.opens_at, self.closes_at).exists():
+        if (
+            self.closes_at
+            and _overlapping_ranges(same_date, self.opens_at, self.closes_at).exists()
+        ):
             raise ValidationError("These hours overlap other special hours on the same date.")
 
 

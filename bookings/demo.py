@@ -1,0 +1,127 @@
+"""The demo business a newcomer meets after `make demo`: a salon with services, weekly hours, a
+closure and special hours, a price floor and a deposit rule, and an owner who can sign in.
+
+Running it again brings the demo back to the same state (it updates rather than duplicates).
+"""
+
+import datetime as dt
+import secrets
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from bookings.models import (
+    Business,
+    DateOverride,
+    DepositRule,
+    Membership,
+    OpeningHours,
+    Role,
+    Service,
+    Weekday,
+)
+
+SLUG = "studio-lumen"
+OWNER_USERNAME = "owner"
+
+WEEKLY_HOURS = {
+    Weekday.TUESDAY: [(dt.time(9), dt.time(13)), (dt.time(14), dt.time(19))],
+    Weekday.WEDNESDAY: [(dt.time(9), dt.time(13)), (dt.time(14), dt.time(19))],
+    Weekday.THURSDAY: [(dt.time(9), dt.time(13)), (dt.time(14), dt.time(20))],
+    Weekday.FRIDAY: [(dt.time(9), dt.time(13)), (dt.time(14), dt.time(19))],
+    Weekday.SATURDAY: [(dt.time(9), dt.time(14))],
+}
+
+SERVICES = [
+    # name, minutes, buffer after, list price, floor, deposit override (None: business rule)
+    ("Haircut", 45, 10, Decimal("60.00"), Decimal("50.00"), None),
+    ("Colour", 120, 15, Decimal("150.00"), Decimal("130.00"), Decimal("40.00")),
+    ("Beard trim", 20, 5, Decimal("25.00"), Decimal("25.00"), Decimal("0.00")),
+]
+
+
+@dataclass(frozen=True)
+class DemoSetup:
+    business: Business
+    owner_username: str
+    owner_password: str
+    closed_on: dt.date
+    special_hours_on: dt.date
+
+
+def next_christmas(today: dt.date) -> dt.date:
+    christmas = dt.date(today.year, 12, 25)
+    return christmas if christmas > today else dt.date(today.year + 1, 12, 25)
+
+
+@transaction.atomic
+def seed_demo(*, today: dt.date, owner_password: str | None = None) -> DemoSetup:
+    business, _ = Business.objects.update_or_create(
+        slug=SLUG,
+        defaults={
+            "name": "Studio Lumen",
+            "time_zone": "Europe/Lisbon",
+            "country": "PT",
+            "currency": "EUR",
+            "language": "en",
+            "capacity": 2,
+            "min_notice_minutes": 120,
+            "booking_horizon_days": 60,
+            "slot_interval_minutes": 15,
+            "hold_minutes": 10,
+            "refund_window_days": 14,
+            "max_refund": Decimal("100.00"),
+            "deposit_rule": DepositRule.PERCENT,
+            "deposit_percent": 20,
+            "deposit_amount": None,
+        },
+    )
+    business.full_clean()
+
+    business.opening_hours.all().delete()
+    for weekday, ranges in WEEKLY_HOURS.items():
+        for opens_at, closes_at in ranges:
+            OpeningHours.objects.create(
+                business=business, weekday=weekday, opens_at=opens_at, closes_at=closes_at
+            )
+
+    closed_on = next_christmas(today)
+    special_hours_on = closed_on - dt.timedelta(days=1)
+    business.date_overrides.all().delete()
+    DateOverride.objects.create(business=business, date=closed_on, note="Christmas Day")
+    DateOverride.objects.create(
+        business=business,
+        date=special_hours_on,
+        opens_at=dt.time(9),
+        closes_at=dt.time(13),
+        note="Christmas Eve: mornings only",
+    )
+
+    for name, minutes, buffer_after, list_price, floor, deposit in SERVICES:
+        service, _ = Service.objects.update_or_create(
+            business=business,
+            name=name,
+            defaults={
+                "duration_minutes": minutes,
+                "buffer_after_minutes": buffer_after,
+                "list_price": list_price,
+                "price_floor": floor,
+                "deposit_amount": deposit,
+                "is_active": True,
+            },
+        )
+        service.full_clean()
+
+    password = owner_password or secrets.token_urlsafe(12)
+    owner, _ = get_user_model().objects.get_or_create(
+        username=OWNER_USERNAME, defaults={"email": "owner@studio-lumen.example"}
+    )
+    owner.is_staff = True
+    owner.set_password(password)
+    owner.save()
+    Membership.objects.update_or_create(
+        user=owner, business=business, defaults={"role": Role.OWNER}
+    )
+    return DemoSetup(business, OWNER_USERNAME, password, closed_on, special_hours_on)
