@@ -65,9 +65,10 @@ TEMPLATES = [
 # Unset DATABASE_URL means the embedded SQLite file: the demo runs with nothing installed.
 # Tests and production run on Postgres (the concurrency guarantees are Postgres's).
 EMBEDDED_DATABASE = BASE_DIR / "var" / "ordina.sqlite3"
-DATABASES = {"default": env.db_url("DATABASE_URL", default=f"sqlite:///{EMBEDDED_DATABASE}")}
-if "DATABASE_URL" not in env:
+DATABASE_URL = env.str("DATABASE_URL", default="")  # empty counts as unset
+if not DATABASE_URL:
     EMBEDDED_DATABASE.parent.mkdir(exist_ok=True)
+DATABASES = {"default": env.db_url_config(DATABASE_URL or f"sqlite:///{EMBEDDED_DATABASE}")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -8,8 +8,8 @@ from .base import DATABASES, env
 SECRET_KEY = env.str("SECRET_KEY", default="ordina-test-only-not-a-secret")
 DEBUG = False
 
-DATABASES["default"] = env.db_url(
-    "DATABASE_URL", default="postgres://postgres@127.0.0.1:5432/ordina"
+DATABASES["default"] = env.db_url_config(
+    env.str("DATABASE_URL", default="") or "postgres://postgres@127.0.0.1:5432/ordina"
 )
 if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
     raise ImproperlyConfigured(
