@@ -30,7 +30,7 @@ lint: venv
 	$(VENV)/bin/ruff format --check .
 
 types: venv
-	$(VENV)/bin/mypy .
+	$(VENV)/bin/mypy
 
 migrations-check: venv
 	$(PY) manage.py makemigrations --check --dry-run
