@@ -57,7 +57,7 @@ def role_allows(role: str | None, model_label: str, action: Action) -> bool:
 
 
 def operator_allows(model_label: str, action: Action) -> bool:
-    return action is Action.VIEW and model_label in OPERATOR_READABLE
+    return action == Action.VIEW and model_label in OPERATOR_READABLE
 
 
 def businesses_allowing(

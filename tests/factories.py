@@ -36,7 +36,7 @@ class UserFactory(factory.django.DjangoModelFactory):
     password = factory.PostGenerationMethodCall("set_password", PASSWORD)
 
     @factory.post_generation
-    def persist_password(obj, create, extracted, **kwargs):  # noqa: N805
+    def persist_password(obj, create, extracted, **kwargs):
         if create:
             obj.save()
 

@@ -2,16 +2,19 @@ from django.contrib import admin
 
 from bookings.models import Business, DateOverride, Membership, OpeningHours
 
+from .schedule_formsets import DateOverrideFormSet, OpeningHoursFormSet
 from .scoping import BusinessScopedAdmin, BusinessScopedInline
 
 
 class OpeningHoursInline(BusinessScopedInline, admin.TabularInline):
     model = OpeningHours
+    formset = OpeningHoursFormSet
     extra = 0
 
 
 class DateOverrideInline(BusinessScopedInline, admin.TabularInline):
     model = DateOverride
+    formset = DateOverrideFormSet
     extra = 0
 
 

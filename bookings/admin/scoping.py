@@ -11,6 +11,7 @@ from functools import cached_property
 
 from django.contrib import admin
 from django.contrib.admin.options import ActionLocation
+from django.contrib.admin.utils import NotRelationField, get_fields_from_path
 from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Model, QuerySet
 from django.http import Http404, HttpRequest
@@ -152,20 +153,21 @@ class BusinessScopedAdmin(TenantScopedPermissions, admin.ModelAdmin):
 
     def get_list_filter(self, request: HttpRequest):
         # A plain related-field filter lists every row of the related table, other tenants'
-        # included; the related-only filter lists only what this user's rows point at.
+        # included; the related-only filter lists only what this user's rows point at. A filter
+        # given with its own class must scope itself.
         return [
             (name, admin.RelatedOnlyFieldListFilter)
-            if isinstance(name, str) and self._is_relation(name)
+            if isinstance(name, str) and self._is_relation_path(name)
             else name
             for name in super().get_list_filter(request)
         ]
 
-    def _is_relation(self, name: str) -> bool:
+    def _is_relation_path(self, path: str) -> bool:
         try:
-            field = self.model._meta.get_field(name)
-        except FieldDoesNotExist:  # a lookup path, not a field: leave it as declared
+            fields = get_fields_from_path(self.model, path)
+        except (FieldDoesNotExist, NotRelationField):
             return False
-        return field.is_relation
+        return fields[-1].is_relation
 
     def get_actions(self, request: HttpRequest, action_location=ActionLocation.CHANGE_LIST):
         actions = super().get_actions(request, action_location)
@@ -202,6 +204,10 @@ class BusinessScopedInline(TenantScopedPermissions):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         return self.scope(request, super().get_queryset(request), Action.VIEW)  # type: ignore[misc]
+
+    def formfield_for_foreignkey(self, db_field, request: HttpRequest, **kwargs):
+        self.limit_related_choices(db_field, request, kwargs)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)  # type: ignore[misc]
 
     @staticmethod
     def _parent_business(parent) -> int | None:

@@ -128,11 +128,14 @@ class Business(TimeStampedModel):
                     )
                     | Q(
                         deposit_rule=DepositRule.FIXED,
+                        # "IS NOT NULL" spelled out: a check on NULL is unknown, which passes.
+                        deposit_amount__isnull=False,
                         deposit_amount__gt=0,
                         deposit_percent__isnull=True,
                     )
                     | Q(
                         deposit_rule=DepositRule.PERCENT,
+                        deposit_percent__isnull=False,
                         deposit_percent__gte=1,
                         deposit_percent__lte=100,
                         deposit_amount__isnull=True,

@@ -28,7 +28,9 @@ class Client(TimeStampedModel):
     business = models.ForeignKey(Business, on_delete=models.CASCADE, related_name="clients")
     name = models.CharField(max_length=120)
     email = models.EmailField(blank=True)
-    phone = models.CharField(max_length=16, blank=True, help_text="E.164, e.g. +351912345678.")
+    # Room for how people type numbers ("+1 (415) 555-2671"); clean() stores E.164, which the
+    # check constraint below holds the column to.
+    phone = models.CharField(max_length=32, blank=True, help_text="E.164, e.g. +351912345678.")
 
     class Meta:
         ordering = ["business", "name"]

@@ -86,7 +86,7 @@ class DateOverride(TimeStampedModel):
         constraints = [
             models.CheckConstraint(
                 condition=Q(opens_at__isnull=True, closes_at__isnull=True)
-                | Q(opens_at__isnull=False, closes_at__gt=F("opens_at")),
+                | Q(opens_at__isnull=False, closes_at__isnull=False, closes_at__gt=F("opens_at")),
                 name="date_override_closed_or_valid_range",
                 violation_error_message=(
                     "Leave both times empty for a closed day, or give a closing time after the "

@@ -56,8 +56,6 @@ def test_demo_has_a_closure_special_hours_a_floor_and_a_deposit_rule():
     assert len(setup.owner_password) >= 16
 
 
-
-
 @pytest.mark.parametrize(
     ("today", "christmas"),
     [

@@ -1,0 +1,397 @@
+"""Tenant isolation in the dashboard, as a matrix over every registered page of a tenant model.
+
+The pages are read from ``admin.site._registry`` when the tests are collected, so a newly
+registered model with a ``business_path`` is covered without editing this file (and fails here
+until ``tenant_with_one_of_everything`` builds a row of it). Each matrix test gives two
+businesses, A and B, one row of every model each, and signs in as A's owner.
+"""
+
+from dataclasses import dataclass
+
+import pytest
+from django.contrib import admin
+from django.contrib.auth.models import AbstractUser
+from django.db.models import Model, QuerySet
+from django.forms import ModelChoiceField
+from django.urls import reverse
+from django.utils import timezone
+
+from bookings.access import Action, role_allows
+from bookings.models import (
+    Appointment,
+    AppointmentEvent,
+    Business,
+    BusyBlock,
+    Client,
+    DateOverride,
+    Membership,
+    OpeningHours,
+    Role,
+    Service,
+)
+from tests.factories import (
+    AppointmentEventFactory,
+    AppointmentFactory,
+    BusinessFactory,
+    BusyBlockFactory,
+    ClientFactory,
+    DateOverrideFactory,
+    MembershipFactory,
+    OpeningHoursFactory,
+    ServiceFactory,
+    UserFactory,
+    operator,
+    owner_of,
+    staff_of,
+)
+
+SCOPED_ADMINS = {
+    model: model_admin
+    for model, model_admin in admin.site._registry.items()
+    if hasattr(model, "business_path")
+}
+SCOPED_MODELS = sorted(SCOPED_ADMINS, key=lambda model: model._meta.label_lower)
+UNSCOPED_MODELS = sorted(
+    (model for model in admin.site._registry if model not in SCOPED_ADMINS),
+    key=lambda model: model._meta.label_lower,
+)
+
+
+def owner_may(model: type[Model], action: Action) -> bool:
+    return role_allows(Role.OWNER, model._meta.label_lower, action)
+
+
+def each(models) -> list:
+    return [pytest.param(model, id=model._meta.model_name) for model in models]
+
+
+FORM_PAGES = [
+    pytest.param(model, page, id=f"{model._meta.model_name}-{page}")
+    for page, action in [("add", Action.ADD), ("change", Action.CHANGE)]
+    for model in SCOPED_MODELS
+    if owner_may(model, action)
+]
+
+
+@dataclass(frozen=True)
+class Tenant:
+    business: Business
+    owner: AbstractUser
+    rows: dict[type[Model], Model]
+
+    def row(self, model: type[Model]) -> Model:
+        assert model in self.rows, f"add a {model.__name__} to tenant_with_one_of_everything()"
+        return self.rows[model]
+
+
+def tenant_with_one_of_everything() -> Tenant:
+    """A business, its owner, and one row of each tenant model. The service and client rows are
+    referenced by nothing, so an allowed delete of them is not blocked by the appointment."""
+    business = BusinessFactory()
+    ownership = MembershipFactory(business=business, role=Role.OWNER)
+    appointment = AppointmentFactory(business=business)
+    rows = {
+        Business: business,
+        Membership: ownership,
+        OpeningHours: OpeningHoursFactory(business=business),
+        DateOverride: DateOverrideFactory(business=business),
+        BusyBlock: BusyBlockFactory(business=business),
+        Service: ServiceFactory(business=business),
+        Client: ClientFactory(business=business),
+        Appointment: appointment,
+        AppointmentEvent: AppointmentEventFactory(appointment=appointment),
+    }
+    return Tenant(business=business, owner=ownership.user, rows=rows)
+
+
+@pytest.fixture
+def tenant_a(db) -> Tenant:
+    return tenant_with_one_of_everything()
+
+
+@pytest.fixture
+def tenant_b(db) -> Tenant:
+    return tenant_with_one_of_everything()
+
+
+def admin_url(model: type[Model], page: str, *args) -> str:
+    return reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_{page}", args=args)
+
+
+def of_business(queryset: QuerySet, business: Business) -> QuerySet:
+    return queryset.filter(**{queryset.model.business_path: business.pk})
+
+
+def model_choice_fields(response) -> list[ModelChoiceField]:
+    """The choice fields of the page's form and of its inline forms. An inline row's hidden
+    primary-key field is left out: Django looks that row up among the parent's own rows."""
+    fields = list(response.context["adminform"].form.fields.values())
+    for inline in response.context["inline_admin_formsets"]:
+        formset = inline.formset
+        pk_name = formset.model._meta.pk.name
+        for form in [*formset.forms, formset.empty_form]:
+            fields += [field for name, field in form.fields.items() if name != pk_name]
+    return [field for field in fields if isinstance(field, ModelChoiceField)]
+
+
+def appointment_form_data(appointment: Appointment, **changes) -> dict:
+    """What the change form posts for ``appointment`` (one without history rows)."""
+    starts_at = timezone.localtime(appointment.starts_at)
+    ends_at = timezone.localtime(appointment.ends_at)
+    data = {
+        "business": appointment.business_id,
+        "service": appointment.service_id,
+        "client": appointment.client_id,
+        "starts_at_0": f"{starts_at:%Y-%m-%d}",
+        "starts_at_1": f"{starts_at:%H:%M:%S}",
+        "ends_at_0": f"{ends_at:%Y-%m-%d}",
+        "ends_at_1": f"{ends_at:%H:%M:%S}",
+        "status": appointment.status,
+        "price": str(appointment.price),
+        "notes": appointment.notes,
+        "events-TOTAL_FORMS": "0",
+        "events-INITIAL_FORMS": "0",
+        "events-MIN_NUM_FORMS": "0",
+        "events-MAX_NUM_FORMS": "0",
+        "_save": "Save",
+    }
+    return data | changes
+
+
+# The matrix: an owner of A against every page of every tenant model.
+
+
+@pytest.mark.django_db
+def test_matrix_covers_every_registered_bookings_model(tenant_a):
+    registered = {model for model in admin.site._registry if model._meta.app_label == "bookings"}
+
+    assert set(SCOPED_MODELS) == registered
+    assert set(tenant_a.rows) == registered
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("model", each(SCOPED_MODELS))
+def test_owner_opens_own_row(model, tenant_a, tenant_b, login):
+    response = login(tenant_a.owner).get(admin_url(model, "change", tenant_a.row(model).pk))
+
+    assert response.status_code == 200
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("model", each(SCOPED_MODELS))
+def test_owner_changelist_lists_own_row_and_never_other_tenants_rows(
+    model, tenant_a, tenant_b, login
+):
+    response = login(tenant_a.owner).get(admin_url(model, "changelist"))
+
+    assert response.status_code == 200
+    changelist = response.context["cl"]
+    listed = {row.pk for row in changelist.result_list}
+    assert tenant_a.row(model).pk in listed
+    assert tenant_b.row(model).pk not in listed
+    assert not of_business(changelist.queryset, tenant_b.business).exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("page", "method"),
+    [
+        ("change", "get"),
+        ("change", "post"),
+        ("delete", "get"),
+        ("delete", "post"),
+        ("history", "get"),
+    ],
+)
+@pytest.mark.parametrize("model", each(SCOPED_MODELS))
+def test_owner_gets_404_for_other_tenants_row(model, page, method, tenant_a, tenant_b, login):
+    foreign = tenant_b.row(model)
+    http = login(tenant_a.owner)
+
+    if method == "post":
+        response = http.post(admin_url(model, page, foreign.pk), {"post": "yes"})
+    else:
+        response = http.get(admin_url(model, page, foreign.pk))
+
+    assert response.status_code == 404
+    assert model.objects.filter(pk=foreign.pk).exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("model", "page"), FORM_PAGES)
+def test_owner_form_offers_no_choice_of_other_tenants_rows(model, page, tenant_a, tenant_b, login):
+    args = [tenant_a.row(model).pk] if page == "change" else []
+
+    response = login(tenant_a.owner).get(admin_url(model, page, *args))
+
+    assert response.status_code == 200
+    for field in model_choice_fields(response):
+        if hasattr(field.queryset.model, "business_path"):
+            assert not of_business(field.queryset, tenant_b.business).exists(), field.label
+            assert of_business(field.queryset, tenant_a.business).exists(), field.label
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "model", each(model for model in SCOPED_MODELS if SCOPED_ADMINS[model].list_filter)
+)
+def test_owner_list_filters_offer_no_other_tenants_rows(model, tenant_a, tenant_b, login):
+    response = login(tenant_a.owner).get(admin_url(model, "changelist"))
+
+    assert response.status_code == 200
+    for spec in response.context["cl"].filter_specs:
+        if isinstance(spec, admin.RelatedFieldListFilter):
+            offered = {pk for pk, _label in spec.lookup_choices}
+            offered_rows = spec.field.related_model._default_manager.filter(pk__in=offered)
+            assert not of_business(offered_rows, tenant_b.business).exists(), spec.title
+            own_row = model.objects.filter(pk=tenant_a.row(model).pk)
+            assert own_row.filter(**{f"{spec.field_path}__in": offered}).exists(), spec.title
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "model", each(model for model in SCOPED_MODELS if owner_may(model, Action.DELETE))
+)
+def test_owner_bulk_delete_deletes_own_row_and_never_other_tenants_row(
+    model, tenant_a, tenant_b, login
+):
+    own, foreign = tenant_a.row(model), tenant_b.row(model)
+
+    response = login(tenant_a.owner).post(
+        admin_url(model, "changelist"),
+        {"action": "delete_selected", "_selected_action": [own.pk, foreign.pk], "post": "yes"},
+    )
+
+    assert response.status_code == 302
+    assert not model.objects.filter(pk=own.pk).exists()
+    assert model.objects.filter(pk=foreign.pk).exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("model", each(UNSCOPED_MODELS))
+def test_owner_is_refused_pages_outside_any_tenant(model, tenant_a, tenant_b, login):
+    response = login(tenant_a.owner).get(admin_url(model, "changelist"))
+
+    assert response.status_code == 403
+
+
+# Forms that are posted, roles other than owner.
+
+
+@pytest.mark.django_db
+def test_owner_cannot_point_own_appointment_at_other_tenants_service(login):
+    business_a, business_b = BusinessFactory(), BusinessFactory()
+    appointment = AppointmentFactory(business=business_a)
+    foreign_service = ServiceFactory(business=business_b)
+
+    response = login(owner_of(business_a)).post(
+        admin_url(Appointment, "change", appointment.pk),
+        appointment_form_data(appointment, service=foreign_service.pk),
+    )
+
+    assert response.status_code == 200
+    assert set(response.context["adminform"].form.errors) == {"service"}
+    assert Appointment.objects.get(pk=appointment.pk).service_id == appointment.service_id
+
+
+@pytest.mark.django_db
+def test_staff_views_but_cannot_change_own_business_service(login):
+    business = BusinessFactory()
+    service = ServiceFactory(business=business, name="Haircut")
+    http = login(staff_of(business))
+
+    page = http.get(admin_url(Service, "change", service.pk))
+    response = http.post(
+        admin_url(Service, "change", service.pk), {"name": "Free haircut", "_save": "Save"}
+    )
+
+    assert page.status_code == 200
+    assert page.context["has_change_permission"] is False
+    assert response.status_code == 403
+    assert Service.objects.get(pk=service.pk).name == "Haircut"
+
+
+@pytest.mark.django_db
+def test_staff_changes_own_business_appointment(login):
+    business = BusinessFactory()
+    appointment = AppointmentFactory(business=business)
+
+    response = login(staff_of(business)).post(
+        admin_url(Appointment, "change", appointment.pk),
+        appointment_form_data(appointment, notes="Prefers the window seat"),
+    )
+
+    assert response.status_code == 302
+    assert Appointment.objects.get(pk=appointment.pk).notes == "Prefers the window seat"
+
+
+@pytest.mark.django_db
+def test_owner_of_one_business_cannot_edit_business_where_only_staff(login):
+    owned, staffed = BusinessFactory(), BusinessFactory(name="Staffed salon")
+    user = owner_of(owned)
+    MembershipFactory(user=user, business=staffed, role=Role.STAFF)
+    http = login(user)
+
+    own_page = http.get(admin_url(Business, "change", owned.pk))
+    staffed_page = http.get(admin_url(Business, "change", staffed.pk))
+    response = http.post(
+        admin_url(Business, "change", staffed.pk), {"name": "Taken over", "_save": "Save"}
+    )
+
+    assert own_page.context["has_change_permission"] is True
+    assert staffed_page.status_code == 200
+    assert staffed_page.context["has_change_permission"] is False
+    assert response.status_code == 403
+    assert Business.objects.get(pk=staffed.pk).name == "Staffed salon"
+
+
+@pytest.mark.django_db
+def test_operator_reads_appointment_history_of_every_business(login):
+    event_a, event_b = AppointmentEventFactory(), AppointmentEventFactory()
+
+    response = login(operator()).get(admin_url(AppointmentEvent, "changelist"))
+
+    assert response.status_code == 200
+    listed = {event.pk for event in response.context["cl"].result_list}
+    assert {event_a.pk, event_b.pk} <= listed
+    assert event_a.business_id != event_b.business_id
+
+
+@pytest.mark.django_db
+def test_operator_cannot_add_change_or_delete_appointment_history(login):
+    event = AppointmentEventFactory(actor="system")
+    http = login(operator())
+
+    responses = [
+        http.post(admin_url(AppointmentEvent, "change", event.pk), {"actor": "operator"}),
+        http.get(admin_url(AppointmentEvent, "add")),
+        http.get(admin_url(AppointmentEvent, "delete", event.pk)),
+        http.post(admin_url(AppointmentEvent, "delete", event.pk), {"post": "yes"}),
+    ]
+
+    assert [response.status_code for response in responses] == [403, 403, 403, 403]
+    assert AppointmentEvent.objects.get(pk=event.pk).actor == "system"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("model", [Business, Appointment], ids=["business", "appointment"])
+def test_operator_is_refused_tenant_changelists(model, login):
+    response = login(operator()).get(admin_url(model, "changelist"))
+
+    assert response.status_code == 403
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("model", each(SCOPED_MODELS))
+def test_staff_user_without_membership_is_refused_every_changelist(model, tenant_a, login):
+    response = login(UserFactory(is_staff=True)).get(admin_url(model, "changelist"))
+
+    assert response.status_code == 403
+
+
+@pytest.mark.django_db
+def test_superuser_sees_every_business(tenant_a, tenant_b, login):
+    response = login(UserFactory(is_superuser=True)).get(admin_url(Business, "changelist"))
+
+    listed = set(response.context["cl"].result_list)
+    assert {tenant_a.business, tenant_b.business} <= listed
