@@ -134,6 +134,11 @@ class AppointmentFactory(factory.django.DjangoModelFactory):
     client = factory.SubFactory(ClientFactory, business=factory.SelfAttribute("..business"))
     starts_at = dt.datetime(2026, 12, 2, 10, tzinfo=dt.UTC)
     ends_at = factory.LazyAttribute(lambda a: a.starts_at + dt.timedelta(minutes=45))
+    occupied_from = factory.SelfAttribute("starts_at")
+    occupied_until = factory.SelfAttribute("ends_at")
+    # Raw rows, not bookings: each gets its own seat so rows at one time never collide in the
+    # exclusion constraint. Tests of capacity book through bookings.services instead.
+    seat = factory.Sequence(lambda n: n + 1)
     price = Decimal("60.00")
 
 

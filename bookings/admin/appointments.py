@@ -1,7 +1,11 @@
-from django.contrib import admin
+from django.contrib import admin, messages
 
+from bookings.access import Action
+from bookings.errors import AppointmentNotChangeable
 from bookings.models import Appointment, AppointmentEvent
+from bookings.services import appointment_cancel
 
+from .appointment_forms import AppointmentAddForm, AppointmentChangeForm
 from .scoping import BusinessScopedAdmin, BusinessScopedInline
 
 
@@ -15,13 +19,61 @@ class AppointmentEventInline(BusinessScopedInline, admin.TabularInline):
 
 @admin.register(Appointment)
 class AppointmentAdmin(BusinessScopedAdmin):
+    """Appointments are booked, moved and cancelled through the core's services, never saved
+    directly: the same lock and rules as the widget's bookings."""
+
     list_display = ["starts_at", "service", "client", "status", "price", "business"]
     list_filter = ["status", "business", "service"]
     search_fields = ["client__name", "client__email", "client__phone", "public_id"]
     date_hierarchy = "starts_at"
-    readonly_fields = ["public_id", "idempotency_key", "created_at", "updated_at"]
     list_select_related = ["service", "client", "business"]
     inlines = [AppointmentEventInline]
+    actions = ["cancel_selected"]
+    change_readonly = (
+        "public_id",
+        "business",
+        "service",
+        "client",
+        "status",
+        "price",
+        "ends_at",
+        "idempotency_key",
+        "created_at",
+        "updated_at",
+    )
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        kwargs["form"] = AppointmentChangeForm if obj is not None else AppointmentAddForm
+        form = super().get_form(request, obj, change, **kwargs)
+        form.actor = f"owner:{request.user.pk}"  # type: ignore[attr-defined]
+        return form
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.change_readonly if obj is not None else ()
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return list(AppointmentAddForm.Meta.fields)
+        return [*self.change_readonly[:5], "starts_at", "ends_at", "price", "notes"]
+
+    def save_model(self, request, obj, form, change) -> None:
+        # The booking or the move was made by the service in the form's validation; only the
+        # free-text note is saved here.
+        obj.save(update_fields=["notes", "updated_at"])
+
+    @admin.action(description="Cancel the selected appointments")
+    def cancel_selected(self, request, queryset) -> None:
+        cancelled, refused = 0, []
+        for appointment in self.scope(request, queryset, Action.CHANGE):
+            try:
+                appointment_cancel(appointment=appointment, actor=f"owner:{request.user.pk}")
+                cancelled += 1
+            except AppointmentNotChangeable as exc:
+                refused.append(f"{appointment}: {exc.message}")
+        if cancelled:
+            self.message_user(request, f"Cancelled {cancelled} appointment(s).")
+        for line in refused:
+            self.message_user(request, line, level=messages.WARNING)
 
 
 @admin.register(AppointmentEvent)

@@ -11,7 +11,8 @@ from .appointments import (
 from .business import Business, Currency, DepositRule, Membership, Role
 from .catalog import Service
 from .clients import Client, normalize_phone
-from .schedule import BusyBlock, DateOverride, OpeningHours, Weekday
+from .holds import SlotHold
+from .schedule import BusyBlock, CalendarFeed, DateOverride, OpeningHours, Weekday
 
 __all__ = [
     "OCCUPYING_STATUSES",
@@ -21,6 +22,7 @@ __all__ = [
     "AppointmentStatus",
     "Business",
     "BusyBlock",
+    "CalendarFeed",
     "Client",
     "Currency",
     "DateOverride",
@@ -29,6 +31,7 @@ __all__ = [
     "OpeningHours",
     "Role",
     "Service",
+    "SlotHold",
     "Weekday",
     "normalize_phone",
 ]

@@ -42,6 +42,11 @@ class Appointment(TimeStampedModel):
     client = models.ForeignKey(Client, on_delete=models.PROTECT, related_name="appointments")
     starts_at = models.DateTimeField()
     ends_at = models.DateTimeField()
+    # The time the appointment keeps a place busy (its buffers included) and which place: set
+    # only by the booking service, and held apart per seat by a database exclusion constraint.
+    occupied_from = models.DateTimeField(editable=False)
+    occupied_until = models.DateTimeField(editable=False)
+    seat = models.PositiveSmallIntegerField(default=1, editable=False)
     status = models.CharField(
         max_length=20, choices=AppointmentStatus.choices, default=AppointmentStatus.CONFIRMED
     )
@@ -52,6 +57,12 @@ class Appointment(TimeStampedModel):
         null=True,
         blank=True,
         help_text="The client's key for this booking request; a retry with it finds this row.",
+    )
+    request_fingerprint = models.CharField(
+        max_length=64,
+        blank=True,
+        editable=False,
+        help_text="Hash of the booking request; a retry with the same key must match it.",
     )
     # Only a hash is stored: a leaked table does not leak working management links.
     manage_token_hash = models.CharField(  # noqa: DJ001 - NULL keeps unissued tokens distinct
@@ -64,12 +75,27 @@ class Appointment(TimeStampedModel):
         ordering = ["-starts_at"]
         indexes = [
             models.Index(fields=["business", "starts_at"], name="appointment_by_start"),
+            models.Index(
+                fields=["business", "occupied_from"],
+                condition=Q(status__in=OCCUPYING_STATUSES),
+                name="appointment_occupying",
+            ),
         ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(ends_at__gt=F("starts_at")),
                 name="appointment_ends_after_start",
                 violation_error_message="An appointment must end after it starts.",
+            ),
+            models.CheckConstraint(
+                condition=Q(occupied_from__lte=F("starts_at"), occupied_until__gte=F("ends_at")),
+                name="appointment_occupancy_covers_visit",
+                violation_error_message="The occupied time must cover the appointment.",
+            ),
+            models.CheckConstraint(
+                condition=Q(seat__gte=1),
+                name="appointment_seat_positive",
+                violation_error_message="Seats are numbered from 1.",
             ),
             models.CheckConstraint(
                 condition=Q(price__gte=0),

@@ -136,6 +136,23 @@ class DateOverride(TimeStampedModel):
             raise ValidationError("These hours overlap other special hours on the same date.")
 
 
+class CalendarFeed(TimeStampedModel):
+    """A business's connected calendar, read as an ICS feed; its events become busy blocks."""
+
+    business_path = "business"
+
+    business = models.OneToOneField(
+        Business, on_delete=models.CASCADE, related_name="calendar_feed"
+    )
+    url = models.URLField("ICS feed URL", max_length=1000)
+    last_synced_at = models.DateTimeField(null=True, blank=True, editable=False)
+    last_error = models.TextField(blank=True, editable=False)
+    last_error_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    def __str__(self) -> str:
+        return f"Calendar of {self.business}"
+
+
 class BusyBlock(TimeStampedModel):
     """Time taken elsewhere (a connected calendar's event, or one the owner enters)."""
 
@@ -145,6 +162,15 @@ class BusyBlock(TimeStampedModel):
     starts_at = models.DateTimeField()
     ends_at = models.DateTimeField()
     summary = models.CharField(max_length=200, blank=True)
+    feed = models.ForeignKey(
+        CalendarFeed,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="busy_blocks",
+        editable=False,
+        help_text="Set for blocks synced from the connected calendar; a sync replaces them.",
+    )
     source_uid = models.CharField(
         max_length=255, blank=True, help_text="The calendar event's UID, for synced blocks."
     )

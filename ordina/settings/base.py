@@ -70,6 +70,12 @@ if not DATABASE_URL:
     EMBEDDED_DATABASE.parent.mkdir(exist_ok=True)
 DATABASES = {"default": env.db_url_config(DATABASE_URL or f"sqlite:///{EMBEDDED_DATABASE}")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # SQLite has no advisory locks: every write transaction takes the database's write lock
+    # when it begins, so bookings are serialised (and waiting writers queue, not fail).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- auth -----------------------------------------------------------------------------------

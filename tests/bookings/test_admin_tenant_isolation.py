@@ -279,19 +279,28 @@ def test_owner_is_refused_pages_outside_any_tenant(model, tenant_a, tenant_b, lo
 
 
 @pytest.mark.django_db
-def test_owner_cannot_point_own_appointment_at_other_tenants_service(login):
+def test_owner_cannot_book_another_tenants_service_into_own_business(login):
     business_a, business_b = BusinessFactory(), BusinessFactory()
-    appointment = AppointmentFactory(business=business_a)
+    client = ClientFactory(business=business_a)
     foreign_service = ServiceFactory(business=business_b)
 
     response = login(owner_of(business_a)).post(
-        admin_url(Appointment, "change", appointment.pk),
-        appointment_form_data(appointment, service=foreign_service.pk),
+        admin_url(Appointment, "add"),
+        {
+            "business": business_a.pk,
+            "service": foreign_service.pk,
+            "client": client.pk,
+            "starts_at_0": "2026-12-02",
+            "starts_at_1": "10:00:00",
+            "events-TOTAL_FORMS": "0",
+            "events-INITIAL_FORMS": "0",
+            "_save": "Save",
+        },
     )
 
     assert response.status_code == 200
-    assert set(response.context["adminform"].form.errors) == {"service"}
-    assert Appointment.objects.get(pk=appointment.pk).service_id == appointment.service_id
+    assert "service" in response.context["adminform"].form.errors
+    assert not Appointment.objects.exists()
 
 
 @pytest.mark.django_db

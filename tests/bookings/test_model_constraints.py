@@ -814,66 +814,8 @@ def test_duplicate_management_token_is_refused_by_the_database():
         AppointmentFactory(business=first.business, manage_token_hash="a" * 64)
 
 
-def post_new_appointment(http, business, starts_at, ends_at, **fields):
-    """Add an appointment in the dashboard. Times are wall-clock times in the business's zone
-    (the dashboard shows and reads them there)."""
-    add_url = reverse("admin:bookings_appointment_add")
-    service = ServiceFactory(business=business)
-    client = ClientFactory(business=business)
-    data = page_data(http.get(add_url))
-    data.update(
-        business=str(business.pk),
-        service=str(service.pk),
-        client=str(client.pk),
-        status="confirmed",
-        price="60.00",
-        **datetime_fields("starts_at", starts_at),
-        **datetime_fields("ends_at", ends_at),
-    )
-    data.update(fields)
-    return http.post(add_url, data)
-
-
-TEN = dt.datetime(2026, 12, 2, 10)  # noqa: DTZ001 - a wall-clock time, as typed in the form
-
-
-def test_appointment_form_accepts_a_valid_appointment(login):
-    business = BusinessFactory()
-    http = login(owner_of(business))
-
-    response = post_new_appointment(http, business, TEN, TEN + dt.timedelta(minutes=45))
-
-    assert response.status_code == 302
-    assert Appointment.objects.count() == 1
-
-
-@pytest.mark.parametrize(
-    ("ends_at", "fields", "message"),
-    [
-        pytest.param(
-            TEN - dt.timedelta(minutes=1),
-            {},
-            "An appointment must end after it starts.",
-            id="ending before start",
-        ),
-        pytest.param(TEN, {}, "An appointment must end after it starts.", id="ending at start"),
-        pytest.param(
-            TEN + dt.timedelta(minutes=45),
-            {"price": "-1.00"},
-            "The agreed price cannot be negative.",
-            id="negative price",
-        ),
-    ],
-)
-def test_appointment_form_refuses_a_bad_appointment(login, ends_at, fields, message):
-    business = BusinessFactory()
-    http = login(owner_of(business))
-
-    response = post_new_appointment(http, business, TEN, ends_at, **fields)
-
-    assert response.status_code == 200
-    assert message in form_errors(response)
-    assert not Appointment.objects.exists()
+# Booking through the dashboard form is covered in test_admin_appointments.py: the form books
+# through the core's service, which computes the end and refuses bad prices and times.
 
 
 # --- clients ----------------------------------------------------------------------------------

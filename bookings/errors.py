@@ -1,0 +1,43 @@
+"""What the booking core answers when it cannot do what was asked. Each carries a message a
+client can read; the API maps them to 400, 404 and 409."""
+
+from collections.abc import Mapping, Sequence
+
+from bookings.availability import Interval
+
+
+class BookingError(Exception):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class InvalidBooking(BookingError):
+    """The request itself is wrong (400): field name → message."""
+
+    def __init__(self, errors: Mapping[str, str]) -> None:
+        super().__init__("; ".join(f"{field}: {message}" for field, message in errors.items()))
+        self.errors = dict(errors)
+
+
+class SlotUnavailable(BookingError):
+    """The time cannot be booked (409), usually because someone just took it. Carries real
+    alternatives, computed after the refusal."""
+
+    def __init__(self, alternatives: Sequence[Interval], message: str | None = None) -> None:
+        super().__init__(message or "That time was just taken.")
+        self.alternatives = list(alternatives)
+
+
+class IdempotencyConflict(BookingError):
+    """The idempotency key was already used for a different booking request (409)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "This Idempotency-Key was already used for a different booking; "
+            "use a new key for a new booking."
+        )
+
+
+class AppointmentNotChangeable(BookingError):
+    """The appointment's state does not allow the change (409)."""

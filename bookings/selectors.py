@@ -1,0 +1,178 @@
+"""Reads for the booking core: the database rows turned into the plain values that
+``bookings.availability`` decides on. Two queries per request whatever the date range: one for
+the schedule (weekly hours and overrides), one for everything that takes time (appointments,
+other clients' holds, busy blocks)."""
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import DateField, IntegerField, Value
+
+from bookings.availability import (
+    BookingRules,
+    Interval,
+    Schedule,
+    ServiceShape,
+    Taken,
+    open_slots,
+    wall_to_instant,
+)
+from bookings.models import (
+    OCCUPYING_STATUSES,
+    Appointment,
+    Business,
+    BusyBlock,
+    DateOverride,
+    OpeningHours,
+    Service,
+    SlotHold,
+)
+
+# Room around the requested days for occupancies that reach into them (buffers, late hours).
+MARGIN = dt.timedelta(days=1)
+
+
+def booking_rules(business: Business) -> BookingRules:
+    return BookingRules(
+        time_zone=business.tzinfo,
+        capacity=business.capacity,
+        min_notice=dt.timedelta(minutes=business.min_notice_minutes),
+        horizon_days=business.booking_horizon_days,
+        slot_interval=dt.timedelta(minutes=business.slot_interval_minutes),
+    )
+
+
+def service_shape(service: Service) -> ServiceShape:
+    return ServiceShape(
+        duration=dt.timedelta(minutes=service.duration_minutes),
+        buffer_before=dt.timedelta(minutes=service.buffer_before_minutes),
+        buffer_after=dt.timedelta(minutes=service.buffer_after_minutes),
+    )
+
+
+def schedule_between(business: Business, first_day: dt.date, last_day: dt.date) -> Schedule:
+    """Weekly hours and the overrides of [first_day, last_day], in one query."""
+    weekly = (
+        OpeningHours.objects.filter(business=business)
+        .annotate(on_date=Value(None, output_field=DateField()))
+        .values_list("weekday", "on_date", "opens_at", "closes_at")
+        .order_by()  # a UNION cannot carry the models' default ordering
+    )
+    overrides = (
+        DateOverride.objects.filter(business=business, date__range=(first_day, last_day))
+        .annotate(on_weekday=Value(None, output_field=IntegerField()))
+        .values_list("on_weekday", "date", "opens_at", "closes_at")
+        .order_by()
+    )
+    weekly_ranges: dict[int, list] = defaultdict(list)
+    override_ranges: dict[dt.date, list] = {}
+    for weekday, day, opens_at, closes_at in weekly.union(overrides, all=True).order_by():
+        if day is None:
+            weekly_ranges[weekday].append((opens_at, closes_at))
+            continue
+        ranges = override_ranges.setdefault(day, [])
+        if opens_at is not None:  # a closure contributes no range
+            ranges.append((opens_at, closes_at))
+    return Schedule(
+        weekly={day: sorted(ranges) for day, ranges in weekly_ranges.items()},
+        overrides={day: sorted(ranges) for day, ranges in override_ranges.items()},
+    )
+
+
+@dataclass(frozen=True)
+class Calendar:
+    """What takes time between two instants, and which seat each appointment sits in."""
+
+    taken: Taken
+    seated: list[tuple[Interval, int]]
+
+
+APPOINTMENT, HOLD, BLOCK = 1, 2, 3
+
+
+def calendar_between(
+    business: Business,
+    start: dt.datetime,
+    end: dt.datetime,
+    *,
+    now: dt.datetime,
+    holder: str | None = None,
+    excluding_appointment: int | None = None,
+) -> Calendar:
+    """Occupying appointments, unexpired holds of other holders, and busy blocks overlapping
+    [start, end), in one query."""
+    appointment_rows = Appointment.objects.filter(
+        business=business,
+        status__in=OCCUPYING_STATUSES,
+        occupied_from__lt=end,
+        occupied_until__gt=start,
+    )
+    if excluding_appointment is not None:
+        appointment_rows = appointment_rows.exclude(pk=excluding_appointment)
+    appointments = (
+        appointment_rows.annotate(kind=Value(APPOINTMENT))
+        .values_list("kind", "occupied_from", "occupied_until", "seat")
+        .order_by()
+    )
+    holds = (
+        SlotHold.objects.filter(
+            business=business,
+            expires_at__gt=now,
+            occupied_from__lt=end,
+            occupied_until__gt=start,
+        )
+        .exclude(holder=holder or "")
+        .annotate(kind=Value(HOLD), no_seat=Value(0))
+        .values_list("kind", "occupied_from", "occupied_until", "no_seat")
+        .order_by()
+    )
+    blocks = (
+        BusyBlock.objects.filter(business=business, starts_at__lt=end, ends_at__gt=start)
+        .annotate(kind=Value(BLOCK), no_seat=Value(0))
+        .values_list("kind", "starts_at", "ends_at", "no_seat")
+        .order_by()
+    )
+    occupied, blocked, seated = [], [], []
+    for kind, begins, ends, seat in appointments.union(holds, blocks, all=True).order_by():
+        interval = Interval(begins, ends)
+        if kind == BLOCK:
+            blocked.append(interval)
+            continue
+        occupied.append(interval)
+        if kind == APPOINTMENT:
+            seated.append((interval, seat))
+    return Calendar(Taken.of(occupied, blocked), seated)
+
+
+def day_bounds(business: Business, first_day: dt.date, last_day: dt.date) -> Interval:
+    """The instants from the start of ``first_day`` to the end of ``last_day`` in the business's
+    zone, widened by a margin for occupancies reaching in."""
+    tz = business.tzinfo
+    return Interval(
+        wall_to_instant(first_day, dt.time(0), tz) - MARGIN,
+        wall_to_instant(last_day + dt.timedelta(days=1), dt.time(0), tz) + MARGIN,
+    )
+
+
+def open_slots_for(
+    service: Service,
+    *,
+    first_day: dt.date,
+    last_day: dt.date,
+    now: dt.datetime,
+    holder: str | None = None,
+) -> list[Interval]:
+    """The slots a client can book for ``service`` between two days (the business's zone).
+    A holder sees its own held slot as open. ``service.business`` should be loaded already."""
+    business = service.business
+    span = day_bounds(business, first_day, last_day)
+    return open_slots(
+        rules=booking_rules(business),
+        schedule=schedule_between(business, first_day, last_day),
+        service=service_shape(service),
+        taken=calendar_between(business, span.start, span.end, now=now, holder=holder).taken,
+        now=now,
+        first_day=first_day,
+        last_day=last_day,
+    )

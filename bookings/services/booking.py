@@ -1,0 +1,259 @@
+"""The one door through which an appointment is created.
+
+In one transaction at READ COMMITTED: take the advisory lock of every business-zone day the
+new appointment's occupancy touches, then decide — with the same rules that produce the slots
+offered to clients — whether the start is still open, give it a free seat, and insert. The
+database's exclusion constraint on (business, seat, occupancy) is the backstop should any
+writer ever skip the lock.
+"""
+
+import datetime as dt
+import hashlib
+import json
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from bookings.availability import Interval, free_seat, is_open_slot, lock_days
+from bookings.errors import IdempotencyConflict, InvalidBooking, SlotUnavailable
+from bookings.locks import lock_booking_days
+from bookings.models import (
+    Appointment,
+    AppointmentEvent,
+    AppointmentEventKind,
+    AppointmentStatus,
+    Client,
+    Service,
+    SlotHold,
+)
+from bookings.selectors import (
+    booking_rules,
+    calendar_between,
+    open_slots_for,
+    schedule_between,
+    service_shape,
+)
+from bookings.tokens import manage_token, token_hash
+
+from .clients import ClientDetails, client_for_booking
+
+ALTERNATIVES = 3
+ALTERNATIVE_DAYS = 7
+
+
+@dataclass(frozen=True)
+class BookingOutcome:
+    appointment: Appointment
+    created: bool  # False when an earlier request with the same idempotency key made it
+    manage_token: str
+
+
+def request_fingerprint(
+    service: Service, start: dt.datetime, client: ClientDetails | Client
+) -> str:
+    """What makes two booking requests "the same" for an idempotency key."""
+    facts = {
+        "service": service.pk,
+        "start": start.astimezone(dt.UTC).isoformat(),
+        "name": client.name,
+        "email": client.email,
+        "phone": client.phone,
+    }
+    return hashlib.sha256(json.dumps(facts, sort_keys=True).encode()).hexdigest()
+
+
+def appointment_create(
+    *,
+    service: Service,
+    start: dt.datetime,
+    client: ClientDetails | Client,
+    idempotency_key: str | None = None,
+    holder: str | None = None,
+    price: Decimal | None = None,
+    status: str = AppointmentStatus.CONFIRMED,
+    actor: str = "client",
+    now: dt.datetime | None = None,
+) -> BookingOutcome:
+    """Book ``service`` at ``start`` for ``client`` (details, or an existing client row).
+
+    Raises InvalidBooking (bad request), IdempotencyConflict (key reused for another request)
+    or SlotUnavailable (the time is not open, or was just taken; with real alternatives).
+    A repeated request with the same key returns the first outcome, unchanged.
+    """
+    now = now or timezone.now()
+    business = service.business
+    _check_request(service, start, client, idempotency_key, price)
+    if isinstance(client, ClientDetails):
+        client = client.normalized(business)
+    fingerprint = request_fingerprint(service, start, client)
+
+    if idempotency_key and (earlier := _replay(service, idempotency_key, fingerprint)):
+        return earlier
+    occupancy = service_shape(service).occupancy(start)
+    try:
+        with transaction.atomic():
+            lock_booking_days(business.pk, lock_days(occupancy, business.tzinfo))
+            # A twin request may have committed while this one waited for the lock.
+            if idempotency_key and (earlier := _replay(service, idempotency_key, fingerprint)):
+                return earlier
+            seat = _seat_if_open(service, start, occupancy, holder=holder, now=now)
+            appointment = _insert(
+                service=service,
+                start=start,
+                occupancy=occupancy,
+                seat=seat,
+                client=client,
+                price=service.list_price if price is None else price,
+                status=status,
+                idempotency_key=idempotency_key,
+                fingerprint=fingerprint,
+                actor=actor,
+            )
+            if holder:
+                SlotHold.objects.filter(business=business, holder=holder).delete()
+    except SlotUnavailable as refusal:
+        refusal.alternatives = nearest_alternatives(service, start, now=now, holder=holder)
+        raise
+    except IntegrityError:
+        # Only a writer that skipped the lock, or a twin key on another day, gets here.
+        if idempotency_key and (earlier := _replay(service, idempotency_key, fingerprint)):
+            return earlier
+        raise SlotUnavailable(
+            nearest_alternatives(service, start, now=now, holder=holder)
+        ) from None
+    return BookingOutcome(appointment, True, manage_token(appointment.public_id))
+
+
+def _check_request(
+    service: Service,
+    start: dt.datetime,
+    client: ClientDetails | Client,
+    idempotency_key: str | None,
+    price: Decimal | None,
+) -> None:
+    errors = {}
+    if price is not None and price < 0:
+        errors["price"] = "The agreed price cannot be negative."
+    if not service.is_active:
+        errors["service"] = "This service cannot be booked at the moment."
+    if timezone.is_naive(start):
+        errors["start"] = "The start time needs a UTC offset or zone."
+    if isinstance(client, Client) and client.business_id != service.business_id:
+        errors["client"] = "This client belongs to another business."
+    if idempotency_key is not None and not 1 <= len(idempotency_key) <= 255:
+        errors["idempotency_key"] = "An idempotency key has 1 to 255 characters."
+    if errors:
+        raise InvalidBooking(errors)
+
+
+def _replay(service: Service, key: str, fingerprint: str) -> BookingOutcome | None:
+    earlier = (
+        Appointment.objects.select_related("service", "client", "business")
+        .filter(business_id=service.business_id, idempotency_key=key)
+        .first()
+    )
+    if earlier is None:
+        return None
+    if earlier.request_fingerprint != fingerprint:
+        raise IdempotencyConflict()
+    return BookingOutcome(earlier, False, manage_token(earlier.public_id))
+
+
+def _seat_if_open(
+    service: Service,
+    start: dt.datetime,
+    occupancy: Interval,
+    *,
+    holder: str | None,
+    now: dt.datetime,
+    excluding_appointment: int | None = None,
+) -> int:
+    """Under the lock: the seat for an appointment at ``start``, or SlotUnavailable."""
+    business = service.business
+    rules = booking_rules(business)
+    day = start.astimezone(rules.time_zone).date()
+    calendar = calendar_between(
+        business,
+        occupancy.start - dt.timedelta(days=1),
+        occupancy.end + dt.timedelta(days=1),
+        now=now,
+        holder=holder,
+        excluding_appointment=excluding_appointment,
+    )
+    open_now = is_open_slot(
+        start,
+        rules=rules,
+        schedule=schedule_between(business, day, day),
+        service=service_shape(service),
+        taken=calendar.taken,
+        now=now,
+    )
+    if not open_now:
+        raise SlotUnavailable([])
+    return free_seat(occupancy, calendar.seated, rules.capacity)
+
+
+def _insert(
+    *,
+    service: Service,
+    start: dt.datetime,
+    occupancy: Interval,
+    seat: int,
+    client: ClientDetails | Client,
+    price: Decimal,
+    status: str,
+    idempotency_key: str | None,
+    fingerprint: str,
+    actor: str,
+) -> Appointment:
+    business = service.business
+    if isinstance(client, ClientDetails):
+        client = client_for_booking(business, client)
+    appointment = Appointment(
+        business=business,
+        service=service,
+        client=client,
+        starts_at=start,
+        ends_at=start + dt.timedelta(minutes=service.duration_minutes),
+        occupied_from=occupancy.start,
+        occupied_until=occupancy.end,
+        seat=seat,
+        status=status,
+        price=price,
+        idempotency_key=idempotency_key,
+        request_fingerprint=fingerprint,
+    )
+    appointment.manage_token_hash = token_hash(manage_token(appointment.public_id))
+    appointment.manage_token_expires_at = appointment.ends_at
+    appointment.save(force_insert=True)
+    AppointmentEvent.objects.create(
+        business=business,
+        appointment=appointment,
+        kind=AppointmentEventKind.CREATED,
+        actor=actor,
+        data={"start": start.isoformat(), "seat": seat, "status": status, "price": str(price)},
+    )
+    return appointment
+
+
+def nearest_alternatives(
+    service: Service,
+    wanted: dt.datetime,
+    *,
+    now: dt.datetime,
+    holder: str | None = None,
+    count: int = ALTERNATIVES,
+) -> list[Interval]:
+    """Real open slots nearest to ``wanted``, from its day through the following week."""
+    day = wanted.astimezone(service.business.tzinfo).date()
+    slots = open_slots_for(
+        service,
+        first_day=day,
+        last_day=day + dt.timedelta(days=ALTERNATIVE_DAYS),
+        now=now,
+        holder=holder,
+    )
+    nearest = sorted(slots, key=lambda slot: abs(slot.start - wanted))[:count]
+    return sorted(nearest, key=lambda slot: slot.start)

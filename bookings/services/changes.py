@@ -1,0 +1,116 @@
+"""Moving and cancelling an appointment. A move goes through the same lock and the same
+availability rules as a new booking; the appointment's row lock keeps a move and a cancel of
+the same appointment from interleaving."""
+
+import datetime as dt
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from bookings.availability import lock_days
+from bookings.errors import AppointmentNotChangeable, InvalidBooking, SlotUnavailable
+from bookings.lifecycle import change_refusal
+from bookings.locks import lock_booking_days
+from bookings.models import (
+    Appointment,
+    AppointmentEvent,
+    AppointmentEventKind,
+    AppointmentStatus,
+)
+from bookings.selectors import service_shape
+
+from .booking import _seat_if_open, nearest_alternatives
+
+
+def _locked(appointment: Appointment) -> Appointment:
+    return (
+        Appointment.objects.select_for_update(of=("self",))
+        .select_related("service__business", "client")
+        .get(pk=appointment.pk)
+    )
+
+
+def appointment_reschedule(
+    *,
+    appointment: Appointment,
+    new_start: dt.datetime,
+    actor: str = "client",
+    now: dt.datetime | None = None,
+) -> Appointment:
+    """Move the appointment to ``new_start``, keeping its service, client and price.
+
+    Raises InvalidBooking, AppointmentNotChangeable, or SlotUnavailable with alternatives.
+    """
+    now = now or timezone.now()
+    if timezone.is_naive(new_start):
+        raise InvalidBooking({"start": "The start time needs a UTC offset or zone."})
+    service = appointment.service
+    occupancy = service_shape(service).occupancy(new_start)
+    try:
+        with transaction.atomic():
+            lock_booking_days(
+                appointment.business_id, lock_days(occupancy, service.business.tzinfo)
+            )
+            current = _locked(appointment)
+            if refusal := change_refusal(current.status, current.starts_at, now):
+                raise AppointmentNotChangeable(refusal)
+            seat = _seat_if_open(
+                current.service,
+                new_start,
+                occupancy,
+                holder=None,
+                now=now,
+                excluding_appointment=current.pk,
+            )
+            moved_from = current.starts_at
+            current.starts_at = new_start
+            current.ends_at = new_start + dt.timedelta(minutes=service.duration_minutes)
+            current.occupied_from, current.occupied_until = occupancy.start, occupancy.end
+            current.seat = seat
+            current.manage_token_expires_at = current.ends_at
+            current.save(
+                update_fields=[
+                    "starts_at",
+                    "ends_at",
+                    "occupied_from",
+                    "occupied_until",
+                    "seat",
+                    "manage_token_expires_at",
+                    "updated_at",
+                ]
+            )
+            AppointmentEvent.objects.create(
+                business_id=current.business_id,
+                appointment=current,
+                kind=AppointmentEventKind.RESCHEDULED,
+                actor=actor,
+                data={"from": moved_from.isoformat(), "to": new_start.isoformat(), "seat": seat},
+            )
+    except (SlotUnavailable, IntegrityError):
+        raise SlotUnavailable(nearest_alternatives(service, new_start, now=now)) from None
+    return current
+
+
+def appointment_cancel(
+    *,
+    appointment: Appointment,
+    actor: str = "client",
+    reason: str = "",
+    now: dt.datetime | None = None,
+) -> Appointment:
+    """Cancel the appointment; its time is free again at once. Raises AppointmentNotChangeable."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        current = _locked(appointment)
+        if refusal := change_refusal(current.status, current.starts_at, now):
+            raise AppointmentNotChangeable(refusal)
+        current.status = AppointmentStatus.CANCELLED
+        current.save(update_fields=["status", "updated_at"])
+        AppointmentEvent.objects.create(
+            business_id=current.business_id,
+            appointment=current,
+            kind=AppointmentEventKind.CANCELLED,
+            actor=actor,
+            data={"reason": reason} if reason else {},
+        )
+    return current

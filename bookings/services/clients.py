@@ -1,0 +1,76 @@
+"""Finding or creating the client behind a booking: a returning client is the same row."""
+
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+
+from bookings.errors import InvalidBooking
+from bookings.models import Business, Client, normalize_phone
+
+
+@dataclass(frozen=True)
+class ClientDetails:
+    name: str
+    email: str = ""
+    phone: str = ""
+
+    def normalized(self, business: Business) -> "ClientDetails":
+        """Trimmed, email lowercased, phone in E.164; InvalidBooking names each bad field."""
+        errors = {}
+        name, email, phone = self.name.strip(), self.email.strip().lower(), self.phone.strip()
+        if not name:
+            errors["name"] = "Please give a name."
+        if email:
+            try:
+                validate_email(email)
+            except ValidationError:
+                errors["email"] = f"{email!r} is not an email address."
+        if phone:
+            try:
+                phone = normalize_phone(phone, business.country)
+            except ValidationError as exc:
+                errors["phone"] = exc.messages[0]
+        if not email and not phone:
+            errors.setdefault("email", "Please give an email address or a phone number.")
+        if errors:
+            raise InvalidBooking(errors)
+        return ClientDetails(name=name, email=email, phone=phone)
+
+
+def _find(business: Business, details: ClientDetails) -> Client | None:
+    if details.email:
+        found = Client.objects.filter(business=business, email__iexact=details.email).first()
+        if found:
+            return found
+    if details.phone:
+        return Client.objects.filter(business=business, phone=details.phone).first()
+    return None
+
+
+def client_for_booking(business: Business, details: ClientDetails) -> Client:
+    """The business's client with this email (or else phone), filling in what it lacked; a new
+    client when neither is known. ``details`` must be normalized."""
+    client = _find(business, details)
+    if client is None:
+        try:
+            with transaction.atomic():
+                return Client.objects.create(
+                    business=business, name=details.name, email=details.email, phone=details.phone
+                )
+        except IntegrityError:
+            # Someone created the same client a moment ago: use that row.
+            client = _find(business, details)
+            if client is None:
+                raise
+    changed = []
+    if details.email and not client.email:
+        client.email = details.email
+        changed.append("email")
+    if details.phone and not client.phone:
+        client.phone = details.phone
+        changed.append("phone")
+    if changed:
+        client.save(update_fields=[*changed, "updated_at"])
+    return client
