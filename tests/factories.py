@@ -20,6 +20,7 @@ from bookings.models import (
     OpeningHours,
     Role,
     Service,
+    SlotHold,
 )
 
 PASSWORD = "correct horse battery staple"
@@ -150,3 +151,17 @@ class AppointmentEventFactory(factory.django.DjangoModelFactory):
     business = factory.SelfAttribute("appointment.business")
     kind = AppointmentEventKind.CREATED
     actor = "system"
+
+
+class SlotHoldFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = SlotHold
+
+    business = factory.SubFactory(BusinessFactory)
+    service = factory.SubFactory(ServiceFactory, business=factory.SelfAttribute("..business"))
+    holder = factory.Sequence(lambda n: f"holder-{n}")
+    starts_at = dt.datetime(2026, 12, 2, 11, tzinfo=dt.UTC)
+    ends_at = factory.LazyAttribute(lambda h: h.starts_at + dt.timedelta(minutes=45))
+    occupied_from = factory.SelfAttribute("starts_at")
+    occupied_until = factory.SelfAttribute("ends_at")
+    expires_at = dt.datetime(2026, 12, 2, 10, tzinfo=dt.UTC)

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from bookings.models import BusyBlock, DateOverride, OpeningHours
+from bookings.models import BusyBlock, CalendarFeed, DateOverride, OpeningHours, SlotHold
 
 from .scoping import BusinessScopedAdmin
 
@@ -25,3 +25,27 @@ class BusyBlockAdmin(BusinessScopedAdmin):
     list_filter = ["business"]
     date_hierarchy = "starts_at"
     search_fields = ["summary", "source_uid"]
+
+
+@admin.register(CalendarFeed)
+class CalendarFeedAdmin(BusinessScopedAdmin):
+    """The connected calendar: its events become busy blocks at each sync."""
+
+    list_display = ["business", "url", "last_synced_at", "last_error"]
+    list_filter = ["business"]
+    readonly_fields = ["last_synced_at", "last_error", "last_error_at"]
+
+
+@admin.register(SlotHold)
+class SlotHoldAdmin(BusinessScopedAdmin):
+    """Slots held by conversations right now; read-only, they expire on their own."""
+
+    list_display = ["business", "service", "starts_at", "expires_at"]
+    list_filter = ["business", "service"]
+    date_hierarchy = "starts_at"
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

@@ -22,12 +22,14 @@ from bookings.models import (
     AppointmentEvent,
     Business,
     BusyBlock,
+    CalendarFeed,
     Client,
     DateOverride,
     Membership,
     OpeningHours,
     Role,
     Service,
+    SlotHold,
 )
 from tests.factories import (
     AppointmentEventFactory,
@@ -39,6 +41,7 @@ from tests.factories import (
     MembershipFactory,
     OpeningHoursFactory,
     ServiceFactory,
+    SlotHoldFactory,
     UserFactory,
     operator,
     owner_of,
@@ -100,6 +103,10 @@ def tenant_with_one_of_everything() -> Tenant:
         Client: ClientFactory(business=business),
         Appointment: appointment,
         AppointmentEvent: AppointmentEventFactory(appointment=appointment),
+        CalendarFeed: CalendarFeed.objects.create(
+            business=business, url=f"https://calendar.example/{business.slug}.ics"
+        ),
+        SlotHold: SlotHoldFactory(business=business),
     }
     return Tenant(business=business, owner=ownership.user, rows=rows)
 
