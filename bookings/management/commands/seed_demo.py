@@ -1,7 +1,12 @@
+import datetime as dt
+
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
 from bookings.demo import seed_demo
+from bookings.selectors import open_slots_for
+
+WEEK = dt.timedelta(days=7)
 
 
 class Command(BaseCommand):
@@ -45,6 +50,13 @@ class Command(BaseCommand):
                 f"    {service.name:<11} {service.duration_minutes:>3} min  "
                 f"{service.list_price} / {service.price_floor} / {deposit}"
             )
+        haircut = business.services.select_related("business").get(name="Haircut")
+        now = timezone.now()
+        today = timezone.localdate(now, business.tzinfo)
+        slots = open_slots_for(haircut, first_day=today, last_day=today + WEEK, now=now)
+        out("  next open Haircut slots (computed by the core):")
+        for slot in slots[:5]:
+            out(f"    {slot.start.astimezone(business.tzinfo):%a %d %b %H:%M}")
         out("")
         out("Open the owner's dashboard:")
         out("  make run        (starts the server at http://127.0.0.1:8000/)")
