@@ -2,6 +2,7 @@
 wall-clock times in the business's zone; busy blocks are instants, stored in UTC."""
 
 from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator
 from django.db import models
 from django.db.models import F, Q
 
@@ -144,13 +145,25 @@ class CalendarFeed(TimeStampedModel):
     business = models.OneToOneField(
         Business, on_delete=models.CASCADE, related_name="calendar_feed"
     )
-    url = models.URLField("ICS feed URL", max_length=1000)
+    url = models.URLField(
+        "ICS feed URL",
+        max_length=1000,
+        validators=[URLValidator(schemes=["http", "https"])],
+        help_text="The calendar's secret iCal address (https://…).",
+    )
     last_synced_at = models.DateTimeField(null=True, blank=True, editable=False)
     last_error = models.TextField(blank=True, editable=False)
     last_error_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     def __str__(self) -> str:
         return f"Calendar of {self.business}"
+
+    def clean_fields(self, exclude=None) -> None:
+        # Calendar apps hand out "subscribe" links as webcal://; they are plain HTTPS. Rewritten
+        # before the URL validator, which knows only http and https.
+        if self.url.lower().startswith("webcal://"):
+            self.url = "https://" + self.url[len("webcal://") :]
+        super().clean_fields(exclude)
 
 
 class BusyBlock(TimeStampedModel):

@@ -101,12 +101,20 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_THROTTLE_RATES": {"public": env.str("PUBLIC_API_RATE", default="120/minute")},
+    # Throttle by the connecting address only: with None, DRF would trust whatever
+    # X-Forwarded-For a client sends and anyone could step around the rate limit.
+    "NUM_PROXIES": 0,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Ordina API",
     "DESCRIPTION": "Booking engine: deterministic core, agentic shell.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "ENUM_NAME_OVERRIDES": {
+        "AppointmentStatusEnum": "bookings.models.AppointmentStatus",
+        "ConflictCodeEnum": "bookings.api.errors.CONFLICT_CODES",
+    },
 }
 
 # --- Celery (Redis broker); the beat schedule is declared here, in one place ---------------
@@ -120,6 +128,12 @@ CELERY_TASK_SOFT_TIME_LIMIT = 240
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
+
+# --- connected calendars -------------------------------------------------------------------
+# Feeds are owner-supplied URLs fetched by the server: only public addresses unless allowed.
+CALENDAR_FEEDS_ALLOW_PRIVATE_ADDRESSES = env.bool(
+    "CALENDAR_FEEDS_ALLOW_PRIVATE_ADDRESSES", default=False
+)
 
 # --- Stripe: only payments/stripe_api.py reads these ----------------------------------------
 STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY", default="")

@@ -1,0 +1,200 @@
+"""Fetching a connected calendar's feed over the network, for ``bookings.calendar_sync``.
+
+The URL is an owner's input that the server fetches, so the fetch is fenced: http(s) only,
+redirects included; a time limit for each read and for the whole answer; a size cap; and no
+connection to loopback, private, link-local or otherwise non-public addresses (checked on the
+address actually connected to, so neither a redirect nor a DNS answer can lead inside).
+Tests that serve feeds from 127.0.0.1 allow it with CALENDAR_FEEDS_ALLOW_PRIVATE_ADDRESSES.
+"""
+
+import http.client
+import ipaddress
+import socket
+import ssl
+import time
+from typing import Any
+from urllib.error import HTTPError, URLError
+from urllib.parse import urlsplit
+from urllib.request import (
+    HTTPDefaultErrorHandler,
+    HTTPErrorProcessor,
+    HTTPHandler,
+    HTTPRedirectHandler,
+    HTTPSHandler,
+    OpenerDirector,
+    ProxyHandler,
+    Request,
+    UnknownHandler,
+)
+
+from django.conf import settings
+
+FETCH_TIMEOUT_SECONDS = 15.0
+MAX_FEED_BYTES = 5 * 1024 * 1024
+USER_AGENT = "Ordina-CalendarSync/1.0 (+busy times for online booking)"
+
+
+# --- what a sync may fail with -----------------------------------------------------------------
+
+
+class CalendarFeedError(Exception):
+    """A feed that cannot be synced; ``message`` is what the owner reads."""
+
+    prefix = ""
+
+    def __init__(self, detail: str) -> None:
+        self.message = f"{self.prefix}{detail}"
+        super().__init__(self.message)
+
+
+class FeedUnreadable(CalendarFeedError):
+    prefix = "Could not read the calendar feed: "
+
+
+class FeedInvalid(CalendarFeedError):
+    prefix = "The calendar feed is not valid iCalendar: "
+
+
+class FeedTooBusy(CalendarFeedError):
+    prefix = "The calendar feed cannot be imported: "
+
+
+# --- where a feed may be fetched from ------------------------------------------------------
+
+
+class ForbiddenAddress(OSError):
+    """The feed's server is not on the public internet."""
+
+
+def is_public_address(address: str) -> bool:
+    ip = ipaddress.ip_address(address.split("%")[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
+        ip = ip.ipv4_mapped
+    return ip.is_global and not ip.is_multicast
+
+
+def _connect_public_only(address, *args, **kwargs) -> socket.socket:
+    sock = socket.create_connection(address, *args, **kwargs)
+    if getattr(settings, "CALENDAR_FEEDS_ALLOW_PRIVATE_ADDRESSES", False):
+        return sock
+    peer = sock.getpeername()[0]
+    if not is_public_address(peer):
+        sock.close()
+        raise ForbiddenAddress(
+            f"{address[0]} is not a public internet address ({peer}); calendar feeds must be "
+            "published on the internet."
+        )
+    return sock
+
+
+class _GuardedHTTPConnection(http.client.HTTPConnection):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._create_connection = _connect_public_only
+
+
+class _GuardedHTTPSConnection(http.client.HTTPSConnection):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._create_connection = _connect_public_only  # before TLS: nothing is sent first
+
+
+class _GuardedHTTPHandler(HTTPHandler):
+    def http_open(self, req):
+        return self.do_open(_GuardedHTTPConnection, req)
+
+
+class _GuardedHTTPSHandler(HTTPSHandler):
+    def __init__(self) -> None:
+        self._tls = ssl.create_default_context()
+        super().__init__(context=self._tls)
+
+    def https_open(self, req):
+        return self.do_open(_GuardedHTTPSConnection, req, context=self._tls)
+
+
+# --- fetching -------------------------------------------------------------------------------
+
+
+def _opener() -> OpenerDirector:
+    """HTTP and HTTPS only, redirects included: no file:, ftp: or data: reachable by redirect."""
+    opener = OpenerDirector()
+    for handler in (
+        # No proxy from the environment: the address guard must see the feed's own server.
+        ProxyHandler({}),
+        UnknownHandler(),
+        _GuardedHTTPHandler(),
+        _GuardedHTTPSHandler(),
+        HTTPDefaultErrorHandler(),
+        HTTPRedirectHandler(),
+        HTTPErrorProcessor(),
+    ):
+        opener.add_handler(handler)
+    return opener
+
+
+def fetch_feed(
+    url: str, *, timeout: float = FETCH_TIMEOUT_SECONDS, max_bytes: int = MAX_FEED_BYTES
+) -> bytes:
+    """The body of ``url``, read within ``timeout`` seconds and ``max_bytes`` bytes.
+
+    Raises ``FeedUnreadable`` saying what went wrong.
+    """
+    if urlsplit(url).scheme.lower() not in ("http", "https"):
+        raise FeedUnreadable("the address must start with http:// or https://.")
+    request = Request(  # noqa: S310 - the scheme is checked above and by the opener
+        url, headers={"User-Agent": USER_AGENT, "Accept": "text/calendar, */*;q=0.5"}
+    )
+    deadline = time.monotonic() + timeout
+    try:
+        with _opener().open(request, timeout=timeout) as response:
+            declared = response.headers.get("Content-Length", "")
+            if declared.isdigit() and int(declared) > max_bytes:
+                raise FeedUnreadable(_too_large(max_bytes))
+            return _read_within(response, max_bytes=max_bytes, deadline=deadline, timeout=timeout)
+    except ForbiddenAddress as refusal:
+        raise FeedUnreadable(str(refusal)) from refusal
+    except HTTPError as error:
+        error.close()
+        raise FeedUnreadable(f"HTTP {error.code} {error.reason}") from error
+    except URLError as error:
+        if isinstance(error.reason, ForbiddenAddress):
+            raise FeedUnreadable(str(error.reason)) from error
+        raise FeedUnreadable(_describe_network_error(error.reason, url, timeout)) from error
+    except (OSError, http.client.HTTPException) as error:
+        raise FeedUnreadable(_describe_network_error(error, url, timeout)) from error
+
+
+def _read_within(response: Any, *, max_bytes: int, deadline: float, timeout: float) -> bytes:
+    # The socket timeout bounds each read; the deadline bounds a server that trickles.
+    chunks: list[bytes] = []
+    size = 0
+    while chunk := response.read1(64 * 1024):  # whatever has arrived, not a full 64 KiB
+        size += len(chunk)
+        if size > max_bytes:
+            raise FeedUnreadable(_too_large(max_bytes))
+        if time.monotonic() > deadline:
+            raise FeedUnreadable(f"the server did not finish answering within {timeout:g} s.")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _too_large(max_bytes: int) -> str:
+    megabytes, rest = divmod(max_bytes, 1024 * 1024)
+    size = f"{megabytes} MB" if megabytes and not rest else f"{max_bytes:,} bytes"
+    return f"it is larger than {size}."
+
+
+def _describe_network_error(reason: object, url: str, timeout: float) -> str:
+    host = urlsplit(url).hostname or url
+    if isinstance(reason, TimeoutError):
+        return f"no answer from {host} within {timeout:g} s."
+    if isinstance(reason, socket.gaierror):
+        return f"the server name {host} could not be found."
+    if isinstance(reason, ConnectionRefusedError):
+        return f"{host} refused the connection."
+    if isinstance(reason, ssl.SSLError):
+        return f"the secure connection to {host} failed ({reason.reason or reason})."
+    if isinstance(reason, http.client.HTTPException | ConnectionError):
+        return f"the connection to {host} broke off ({type(reason).__name__})."
+    return f"{reason}"
