@@ -1,5 +1,5 @@
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
 admin.site.site_header = "Ordina dashboard"
@@ -9,4 +9,5 @@ admin.site.index_title = "Your business"
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/v1/", include("bookings.api.urls")),
 ]

@@ -1,0 +1,134 @@
+"""Booking an appointment: the public face of ``appointment_create``, idempotent by the
+``Idempotency-Key`` header. The price is always the service's list price; a client never
+sets it."""
+
+import re
+
+from django.urls import reverse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from bookings.models import Appointment, AppointmentStatus
+from bookings.services import ClientDetails, appointment_create
+
+from .errors import error_responses
+from .fields import InstantField, holder_field
+from .lookups import bookable_service_or_404, business_or_404
+from .public import SLUG_PARAMETER, PublicApi
+
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+# A structured-header string, as the IETF Idempotency-Key draft has it: visible ASCII and
+# spaces; 255 is the column's length.
+IDEMPOTENCY_KEY = re.compile(r"[\x20-\x7e]{1,255}")
+IDEMPOTENCY_PARAMETER = OpenApiParameter(
+    IDEMPOTENCY_HEADER,
+    {"type": "string", "minLength": 1, "maxLength": 255, "pattern": r"^[\x20-\x7e]+$"},
+    OpenApiParameter.HEADER,
+    required=True,
+    description=(
+        "Your unique key for this booking (a UUID, say). Sending the same request with the "
+        "same key again returns the same appointment (200); the same key with a different "
+        "request is refused (409)."
+    ),
+)
+
+
+class AppointmentSerializer(serializers.Serializer):
+    """An appointment as its client sees it: no internal ids, no token hash, no notes."""
+
+    id = serializers.UUIDField(source="public_id")
+    business = serializers.CharField(source="business.slug")
+    service = serializers.IntegerField(source="service_id")
+    service_name = serializers.CharField(source="service.name")
+    start = InstantField(source="starts_at")
+    end = InstantField(source="ends_at")
+    time_zone = serializers.CharField(source="business.time_zone")
+    status = serializers.ChoiceField(choices=AppointmentStatus.choices)
+    price = serializers.DecimalField(max_digits=10, decimal_places=2)
+    currency = serializers.CharField(source="business.currency")
+
+    class Meta:
+        ref_name = "Appointment"
+
+
+def idempotency_key_errors(key: str | None) -> dict[str, list[str]]:
+    if key is None:
+        return {IDEMPOTENCY_HEADER: ["This header is required."]}
+    if not IDEMPOTENCY_KEY.fullmatch(key):
+        return {IDEMPOTENCY_HEADER: ["Give 1 to 255 visible ASCII characters (a UUID, say)."]}
+    return {}
+
+
+class AppointmentCreateApi(PublicApi):
+    class InputSerializer(serializers.Serializer):
+        service = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
+        start = InstantField(help_text="A slot's start, as availability gives it.")
+        name = serializers.CharField(max_length=120)
+        email = serializers.EmailField(max_length=254, required=False, allow_blank=True)
+        phone = serializers.CharField(
+            max_length=32,
+            required=False,
+            allow_blank=True,
+            help_text="Read in the business's country unless it starts with +.",
+        )
+        holder = holder_field(help_text="The holder of your hold on this slot, if you hold it.")
+
+        class Meta:
+            ref_name = "AppointmentRequest"
+
+    class OutputSerializer(AppointmentSerializer):
+        manage_token = serializers.SerializerMethodField()
+        manage_url = serializers.SerializerMethodField()
+
+        class Meta:
+            ref_name = "BookedAppointment"
+
+        def get_manage_token(self, appointment: Appointment) -> str:
+            return self.context["manage_token"]
+
+        def get_manage_url(self, appointment: Appointment) -> str:
+            """Where the client views, cancels or moves the appointment."""
+            return reverse("api_v1:manage", kwargs={"token": self.context["manage_token"]})
+
+    @extend_schema(
+        operation_id="appointment_create",
+        summary="Book an appointment",
+        parameters=[SLUG_PARAMETER, IDEMPOTENCY_PARAMETER],
+        request=InputSerializer,
+        responses={
+            201: OpenApiResponse(OutputSerializer, "Booked."),
+            200: OpenApiResponse(
+                OutputSerializer, "A repeat of a booked request: the same answer."
+            ),
+            **error_responses(400, 404, 409, 413, 415, 429),
+        },
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        business = business_or_404(slug)
+        self.time_zone = business.tzinfo
+        key = request.headers.get(IDEMPOTENCY_HEADER)
+        body = self.InputSerializer(data=request.data)
+        body.is_valid()
+        # The header's and the body's mistakes, reported together.
+        if errors := {**idempotency_key_errors(key), **body.errors}:
+            raise ValidationError(errors)
+        booking = body.validated_data
+        outcome = appointment_create(
+            service=bookable_service_or_404(business, booking["service"]),
+            start=booking["start"],
+            client=ClientDetails(
+                name=booking["name"],
+                email=booking.get("email", ""),
+                phone=booking.get("phone", ""),
+            ),
+            idempotency_key=key,
+            holder=booking.get("holder"),
+        )
+        output = self.OutputSerializer(
+            outcome.appointment,
+            context={**self.output_context(), "manage_token": outcome.manage_token},
+        )
+        return Response(output.data, status=201 if outcome.created else 200)

@@ -1,0 +1,31 @@
+"""The public API, version 1. Every path under it that names no endpoint answers a JSON 404."""
+
+from django.urls import path, re_path
+
+from .appointments import AppointmentCreateApi
+from .availability import AvailabilityApi
+from .catalog import ServiceListApi
+from .errors import not_found
+from .holds import HoldCreateApi
+from .manage_by_token import AppointmentCancelApi, AppointmentDetailApi, AppointmentRescheduleApi
+
+app_name = "api_v1"
+
+urlpatterns = [
+    path("businesses/<str:slug>/services/", ServiceListApi.as_view(), name="services"),
+    path("businesses/<str:slug>/availability/", AvailabilityApi.as_view(), name="availability"),
+    path("businesses/<str:slug>/holds/", HoldCreateApi.as_view(), name="holds"),
+    path(
+        "businesses/<str:slug>/appointments/",
+        AppointmentCreateApi.as_view(),
+        name="appointments",
+    ),
+    path("manage/<str:token>/", AppointmentDetailApi.as_view(), name="manage"),
+    path("manage/<str:token>/cancel/", AppointmentCancelApi.as_view(), name="manage-cancel"),
+    path(
+        "manage/<str:token>/reschedule/",
+        AppointmentRescheduleApi.as_view(),
+        name="manage-reschedule",
+    ),
+    re_path(r"", not_found),
+]
