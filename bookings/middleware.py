@@ -4,6 +4,8 @@ from django.utils import timezone
 
 from bookings.models import Membership
 
+API_PREFIX = "/api/"
+
 
 class BusinessTimeZoneMiddleware:
     """Dashboard times are shown and read in the signed-in user's business zone, not UTC.
@@ -16,6 +18,9 @@ class BusinessTimeZoneMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        if request.path.startswith(API_PREFIX):
+            # The public API has no users and must not touch the session (no cookies).
+            return self.get_response(request)
         zone = None
         if request.user.is_authenticated:
             zone = (

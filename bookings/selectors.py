@@ -162,16 +162,25 @@ def open_slots_for(
     last_day: dt.date,
     now: dt.datetime,
     holder: str | None = None,
+    excluding_appointment: int | None = None,
 ) -> list[Interval]:
     """The slots a client can book for ``service`` between two days (the business's zone).
-    A holder sees its own held slot as open. ``service.business`` should be loaded already."""
+    A holder sees its own held slot as open, and an appointment being moved does not stand in
+    its own way. ``service.business`` should be loaded already."""
     business = service.business
     span = day_bounds(business, first_day, last_day)
     return open_slots(
         rules=booking_rules(business),
         schedule=schedule_between(business, first_day, last_day),
         service=service_shape(service),
-        taken=calendar_between(business, span.start, span.end, now=now, holder=holder).taken,
+        taken=calendar_between(
+            business,
+            span.start,
+            span.end,
+            now=now,
+            holder=holder,
+            excluding_appointment=excluding_appointment,
+        ).taken,
         now=now,
         first_day=first_day,
         last_day=last_day,

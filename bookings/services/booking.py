@@ -84,13 +84,15 @@ def appointment_create(
     """
     now = now or timezone.now()
     business = service.business
-    _check_request(service, start, client, idempotency_key, price)
+    if timezone.is_naive(start):
+        raise InvalidBooking({"start": "The start time needs a UTC offset or zone."})
     if isinstance(client, ClientDetails):
         client = client.normalized(business)
     fingerprint = request_fingerprint(service, start, client)
-
+    # A retry gets the first answer even if the service was switched off since.
     if idempotency_key and (earlier := _replay(service, idempotency_key, fingerprint)):
         return earlier
+    _check_request(service, client, idempotency_key, price)
     occupancy = service_shape(service).occupancy(start)
     try:
         with transaction.atomic():
@@ -128,7 +130,6 @@ def appointment_create(
 
 def _check_request(
     service: Service,
-    start: dt.datetime,
     client: ClientDetails | Client,
     idempotency_key: str | None,
     price: Decimal | None,
@@ -138,8 +139,6 @@ def _check_request(
         errors["price"] = "The agreed price cannot be negative."
     if not service.is_active:
         errors["service"] = "This service cannot be booked at the moment."
-    if timezone.is_naive(start):
-        errors["start"] = "The start time needs a UTC offset or zone."
     if isinstance(client, Client) and client.business_id != service.business_id:
         errors["client"] = "This client belongs to another business."
     if idempotency_key is not None and not 1 <= len(idempotency_key) <= 255:
@@ -244,6 +243,7 @@ def nearest_alternatives(
     *,
     now: dt.datetime,
     holder: str | None = None,
+    excluding_appointment: int | None = None,
     count: int = ALTERNATIVES,
 ) -> list[Interval]:
     """Real open slots nearest to ``wanted``, from its day through the following week."""
@@ -254,6 +254,7 @@ def nearest_alternatives(
         last_day=day + dt.timedelta(days=ALTERNATIVE_DAYS),
         now=now,
         holder=holder,
+        excluding_appointment=excluding_appointment,
     )
     nearest = sorted(slots, key=lambda slot: abs(slot.start - wanted))[:count]
     return sorted(nearest, key=lambda slot: slot.start)

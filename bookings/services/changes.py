@@ -87,7 +87,9 @@ def appointment_reschedule(
                 data={"from": moved_from.isoformat(), "to": new_start.isoformat(), "seat": seat},
             )
     except (SlotUnavailable, IntegrityError):
-        raise SlotUnavailable(nearest_alternatives(service, new_start, now=now)) from None
+        raise SlotUnavailable(
+            nearest_alternatives(service, new_start, now=now, excluding_appointment=appointment.pk)
+        ) from None
     return current
 
 

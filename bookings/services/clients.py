@@ -9,6 +9,10 @@ from django.db import IntegrityError, transaction
 from bookings.errors import InvalidBooking
 from bookings.models import Business, Client, normalize_phone
 
+NAME_MAX = Client._meta.get_field("name").max_length or 120
+EMAIL_MAX = Client._meta.get_field("email").max_length or 254
+PHONE_INPUT_MAX = Client._meta.get_field("phone").max_length or 32
+
 
 @dataclass(frozen=True)
 class ClientDetails:
@@ -22,6 +26,14 @@ class ClientDetails:
         name, email, phone = self.name.strip(), self.email.strip().lower(), self.phone.strip()
         if not name:
             errors["name"] = "Please give a name."
+        elif len(name) > NAME_MAX:
+            errors["name"] = f"A name has at most {NAME_MAX} characters."
+        if len(email) > EMAIL_MAX:
+            errors["email"] = f"An email address has at most {EMAIL_MAX} characters."
+            email = ""
+        if len(phone) > PHONE_INPUT_MAX:
+            errors["phone"] = f"A phone number has at most {PHONE_INPUT_MAX} characters."
+            phone = ""
         if email:
             try:
                 validate_email(email)
@@ -64,11 +76,18 @@ def client_for_booking(business: Business, details: ClientDetails) -> Client:
             client = _find(business, details)
             if client is None:
                 raise
+    # Fill in what the known client lacked, unless another client of the business already has
+    # it (an email on one row and the phone on another: the rows stay as they are).
+    others = Client.objects.filter(business=business).exclude(pk=client.pk)
     changed = []
-    if details.email and not client.email:
+    if (
+        details.email
+        and not client.email
+        and not others.filter(email__iexact=details.email).exists()
+    ):
         client.email = details.email
         changed.append("email")
-    if details.phone and not client.phone:
+    if details.phone and not client.phone and not others.filter(phone=details.phone).exists():
         client.phone = details.phone
         changed.append("phone")
     if changed:

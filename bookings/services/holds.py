@@ -16,6 +16,8 @@ from bookings.selectors import open_slots_for, service_shape
 
 from .booking import nearest_alternatives
 
+HOLDER_MAX = SlotHold._meta.get_field("holder").max_length or 64
+
 
 def hold_slot(
     *, service: Service, start: dt.datetime, holder: str, now: dt.datetime | None = None
@@ -27,6 +29,8 @@ def hold_slot(
         raise InvalidBooking({"start": "The start time needs a UTC offset or zone."})
     if not service.is_active:
         raise InvalidBooking({"service": "This service cannot be booked at the moment."})
+    if not 1 <= len(holder) <= HOLDER_MAX:
+        raise InvalidBooking({"holder": f"A holder has 1 to {HOLDER_MAX} characters."})
     business = service.business
     day = start.astimezone(business.tzinfo).date()
     offered = open_slots_for(service, first_day=day, last_day=day, now=now, holder=holder)

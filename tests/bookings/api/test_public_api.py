@@ -51,6 +51,16 @@ def test_no_api_answer_sets_a_cookie(api, salon):
     assert not api.cookies
 
 
+def test_a_stale_session_cookie_sent_to_the_api_is_left_alone(api, salon):
+    # A browser that once signed in to the dashboard sends its old session cookie along.
+    api.cookies["sessionid"] = "expired-session-key"
+
+    responses = every_kind_of_answer(api, salon)
+
+    for response in responses:
+        assert not response.cookies, response.request["PATH_INFO"]
+
+
 def test_every_api_answer_is_json(api, salon):
     for response in every_kind_of_answer(api, salon):
         assert response["Content-Type"] == "application/json"

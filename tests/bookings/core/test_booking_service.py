@@ -291,3 +291,45 @@ def test_management_tokens_are_per_appointment_and_stable():
 
     assert manage_token(first) == manage_token(first)
     assert manage_token(first) != manage_token(second)
+
+
+def test_a_refused_move_offers_times_overlapping_the_appointments_own_time(haircut):
+    appointment = book(haircut, "10:00").appointment
+    book(haircut, "14:00", client=BEA)
+
+    with pytest.raises(SlotUnavailable) as refusal:
+        appointment_reschedule(appointment=appointment, new_start=lisbon(WEDNESDAY, "14:00"))
+
+    offered = [slot.start for slot in refusal.value.alternatives]
+    assert lisbon(WEDNESDAY, "13:00") in offered  # 13:00 overlaps nothing but itself
+    assert lisbon(WEDNESDAY, "15:00") in offered
+
+
+@pytest.mark.parametrize(
+    ("client", "field"),
+    [
+        (ClientDetails(name="N" * 121, email="long@example.com"), "name"),
+        (ClientDetails(name="Long", email="a" * 250 + "@example.com"), "email"),
+        (ClientDetails(name="Long", phone="+351 " + "9" * 40), "phone"),
+    ],
+)
+def test_overlong_client_details_are_refused_per_field(haircut, client, field):
+    with pytest.raises(InvalidBooking) as refusal:
+        book(haircut, client=client)
+
+    assert field in refusal.value.errors
+    assert not Appointment.objects.exists()
+
+
+def test_a_replay_gets_its_first_answer_even_after_the_service_is_switched_off(haircut):
+    first = book(haircut, idempotency_key="before")
+    haircut.is_active = False
+    haircut.save()
+
+    assert book(haircut, idempotency_key="before").appointment.pk == first.appointment.pk
+
+
+@pytest.mark.parametrize("holder", ["", "h" * 65])
+def test_a_hold_needs_a_holder_of_sensible_length(haircut, holder):
+    with pytest.raises(InvalidBooking):
+        hold_slot(service=haircut, start=lisbon(WEDNESDAY, "10:00"), holder=holder)
