@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView
 admin.site.site_header = "Ordina dashboard"
 admin.site.site_title = "Ordina"
 admin.site.index_title = "Your business"
+admin.site.site_url = None  # no public site to "view" yet
 
 urlpatterns = [
     path("admin/", admin.site.urls),

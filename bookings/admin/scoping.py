@@ -151,6 +151,15 @@ class BusinessScopedAdmin(TenantScopedPermissions, admin.ModelAdmin):
         self.limit_related_choices(db_field, request, kwargs)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict:
+        # An owner of one business should not have to pick it on every new row.
+        initial = super().get_changeform_initial_data(request)
+        if self.model.business_path == "business" and not is_unscoped(request):  # type: ignore[attr-defined]
+            businesses = tenant_access(request).businesses(self.model._meta.label_lower, Action.ADD)
+            if len(businesses) == 1:
+                initial.setdefault("business", str(next(iter(businesses))))
+        return initial
+
     def get_list_filter(self, request: HttpRequest):
         # A plain related-field filter lists every row of the related table, other tenants'
         # included; the related-only filter lists only what this user's rows point at. A filter

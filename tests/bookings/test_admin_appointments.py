@@ -117,3 +117,9 @@ def test_the_cancel_action_cancels_through_the_core(login, salon, haircut):
     appointment.refresh_from_db()
     assert appointment.status == AppointmentStatus.CANCELLED
     assert appointment.events.filter(kind=AppointmentEventKind.CANCELLED).exists()
+
+
+def test_an_owner_of_one_business_finds_it_chosen_on_a_new_row(login, salon):
+    page = login(owner_of(salon)).get(reverse("admin:bookings_service_add"))
+
+    assert page.context["adminform"].form.initial["business"] == str(salon.pk)
