@@ -119,16 +119,16 @@ class RawBooking:
                 *(self.business_id, end, start),
             ],
         )
-        occupied, blocked, seated = [], [], []
+        seated, held, blocked = [], [], []
         for kind, begins, ends, seat in rows:
             interval = Interval(begins, ends)
-            if kind == 3:
-                blocked.append(interval)
-                continue
-            occupied.append(interval)
             if kind == 1:
                 seated.append((interval, seat))
-        return Taken.of(occupied, blocked), seated
+            elif kind == 2:
+                held.append(interval)
+            else:
+                blocked.append(interval)
+        return Taken.of(held=held, blocked=blocked, seated=seated)
 
     def create(self, *, start: dt.datetime, name: str, email: str, key: str) -> uuid.UUID:
         from bookings.availability import free_seat, is_open_slot, lock_days
@@ -151,14 +151,14 @@ class RawBooking:
             if earlier := self._replay(key, fingerprint):
                 return earlier
             schedule = self._schedule(day)
-            taken, seated = self._calendar(
+            taken = self._calendar(
                 occupancy.start - dt.timedelta(days=1), occupancy.end + dt.timedelta(days=1), now
             )
             if not is_open_slot(
                 start, rules=self.rules, schedule=schedule, service=self.shape, taken=taken, now=now
             ):
                 raise LookupError("slot not open")
-            seat = free_seat(occupancy, seated, self.rules.capacity)
+            seat = free_seat(occupancy, taken, self.rules.capacity)
             client = self._one(
                 "INSERT INTO bookings_client"
                 " (created_at, updated_at, name, email, phone, business_id)"

@@ -73,20 +73,23 @@ class Schedule:
 
 
 class OccupancyIndex:
-    """Occupied intervals, indexed so counting those that overlap a window is a bisection,
-    not a scan of every appointment."""
+    """Occupied intervals, each with the seat it sits in (None when unknown, as for a hold),
+    indexed so finding those that overlap a window is a bisection, not a scan of every
+    appointment."""
 
-    def __init__(self, intervals: Iterable[Interval]) -> None:
-        self._intervals = sorted(intervals, key=lambda i: i.start)
-        self._starts = [i.start for i in self._intervals]
-        self._longest = max((i.end - i.start for i in self._intervals), default=dt.timedelta(0))
+    def __init__(self, intervals: Iterable[Interval | tuple[Interval, int | None]]) -> None:
+        entries = [i if isinstance(i, tuple) else (i, None) for i in intervals]
+        entries.sort(key=lambda entry: entry[0].start)
+        self._entries = entries
+        self._starts = [interval.start for interval, _ in entries]
+        self._longest = max((i.end - i.start for i, _ in entries), default=dt.timedelta(0))
 
-    def overlapping(self, window: Interval) -> Iterator[Interval]:
+    def overlapping(self, window: Interval) -> Iterator[tuple[Interval, int | None]]:
         first = bisect_left(self._starts, window.start - self._longest)
         last = bisect_left(self._starts, window.end)
-        for interval in self._intervals[first:last]:
-            if interval.end > window.start:
-                yield interval
+        for entry in self._entries[first:last]:
+            if entry[0].end > window.start:
+                yield entry
 
     def count_overlapping(self, window: Interval) -> int:
         return sum(1 for _ in self.overlapping(window))
@@ -94,27 +97,42 @@ class OccupancyIndex:
     def any_overlapping(self, window: Interval) -> bool:
         return next(self.overlapping(window), None) is not None
 
+    def seats_overlapping(self, window: Interval) -> set[int]:
+        return {seat for _, seat in self.overlapping(window) if seat is not None}
+
 
 @dataclass(frozen=True)
 class Taken:
-    """What already uses the calendar: occupancies (appointments and other clients' holds,
-    buffers included), each using one place of the capacity, and busy blocks, which close the
-    business for their duration."""
+    """What already uses the calendar.
 
-    occupied: OccupancyIndex
+    - seated: appointments (buffers included), each in one place (seat) of the capacity;
+    - held: other clients' holds, each taking some place for its time;
+    - blocked: busy blocks, which close the business for their duration.
+    """
+
+    seated: OccupancyIndex
+    held: OccupancyIndex
     blocked: OccupancyIndex
 
     @classmethod
-    def of(cls, occupied: Iterable[Interval] = (), blocked: Iterable[Interval] = ()) -> "Taken":
-        return cls(OccupancyIndex(occupied), OccupancyIndex(blocked))
+    def of(
+        cls,
+        held: Iterable[Interval] = (),
+        blocked: Iterable[Interval] = (),
+        seated: Iterable[tuple[Interval, int]] = (),
+    ) -> "Taken":
+        return cls(OccupancyIndex(seated), OccupancyIndex(held), OccupancyIndex(blocked))
 
 
 def has_room(window: Interval, taken: Taken, capacity: int) -> bool:
-    """The capacity rule, shared by availability and by booking: fewer than ``capacity``
-    occupancies overlap the window, and no busy block does."""
+    """The capacity rule, shared by availability and by booking: no busy block overlaps the
+    window, and a place stays free for all of it. Places are seats: appointments in the same
+    seat never overlap, so a chair busy with three short visits is one place in use, not three.
+    Each overlapping hold is counted as taking a place of its own."""
     if taken.blocked.any_overlapping(window):
         return False
-    return taken.occupied.count_overlapping(window) < capacity
+    in_use = len(taken.seated.seats_overlapping(window)) + taken.held.count_overlapping(window)
+    return in_use < capacity
 
 
 def wall_to_instant(
@@ -229,13 +247,14 @@ def lock_days(occupancy: Interval, tz: ZoneInfo) -> list[dt.date]:
     return [first + dt.timedelta(days=n) for n in range((last - first).days + 1)]
 
 
-def free_seat(window: Interval, seated: Iterable[tuple[Interval, int]], capacity: int) -> int:
-    """The lowest place (1..capacity) no overlapping occupancy sits in.
+def free_seat(window: Interval, taken: Taken, capacity: int) -> int:
+    """The lowest place (1..capacity) no overlapping appointment sits in.
 
-    With fewer than ``capacity`` overlapping occupancies one is always free (pigeonhole); the
-    database's exclusion constraint on (business, seat, occupancy) is the backstop.
+    When ``has_room`` holds, fewer than ``capacity`` seats are in use over the window, so one
+    is free (pigeonhole, even if an appointment sits in a seat above a since-lowered capacity);
+    the database's exclusion constraint on (business, seat, occupancy) is the backstop.
     """
-    busy = {seat for interval, seat in seated if interval.overlaps(window)}
+    busy = taken.seated.seats_overlapping(window)
     for seat in range(1, capacity + 1):
         if seat not in busy:
             return seat

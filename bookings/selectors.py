@@ -5,7 +5,6 @@ other clients' holds, busy blocks)."""
 
 import datetime as dt
 from collections import defaultdict
-from dataclasses import dataclass
 
 from django.db.models import DateField, IntegerField, Value
 
@@ -80,14 +79,6 @@ def schedule_between(business: Business, first_day: dt.date, last_day: dt.date) 
     )
 
 
-@dataclass(frozen=True)
-class Calendar:
-    """What takes time between two instants, and which seat each appointment sits in."""
-
-    taken: Taken
-    seated: list[tuple[Interval, int]]
-
-
 APPOINTMENT, HOLD, BLOCK = 1, 2, 3
 
 
@@ -99,9 +90,9 @@ def calendar_between(
     now: dt.datetime,
     holder: str | None = None,
     excluding_appointment: int | None = None,
-) -> Calendar:
-    """Occupying appointments, unexpired holds of other holders, and busy blocks overlapping
-    [start, end), in one query."""
+) -> Taken:
+    """Occupying appointments (with their seats), unexpired holds of other holders, and busy
+    blocks overlapping [start, end), in one query."""
     appointment_rows = Appointment.objects.filter(
         business=business,
         status__in=OCCUPYING_STATUSES,
@@ -133,16 +124,16 @@ def calendar_between(
         .values_list("kind", "starts_at", "ends_at", "no_seat")
         .order_by()
     )
-    occupied, blocked, seated = [], [], []
+    seated, held, blocked = [], [], []
     for kind, begins, ends, seat in appointments.union(holds, blocks, all=True).order_by():
         interval = Interval(begins, ends)
-        if kind == BLOCK:
-            blocked.append(interval)
-            continue
-        occupied.append(interval)
         if kind == APPOINTMENT:
             seated.append((interval, seat))
-    return Calendar(Taken.of(occupied, blocked), seated)
+        elif kind == HOLD:
+            held.append(interval)
+        else:
+            blocked.append(interval)
+    return Taken.of(held=held, blocked=blocked, seated=seated)
 
 
 def day_bounds(business: Business, first_day: dt.date, last_day: dt.date) -> Interval:
@@ -180,7 +171,7 @@ def open_slots_for(
             now=now,
             holder=holder,
             excluding_appointment=excluding_appointment,
-        ).taken,
+        ),
         now=now,
         first_day=first_day,
         last_day=last_day,

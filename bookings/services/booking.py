@@ -41,6 +41,9 @@ from .clients import ClientDetails, client_for_booking
 
 ALTERNATIVES = 3
 ALTERNATIVE_DAYS = 7
+BACKSTOP = "appointment_no_overlap_per_seat"  # the exclusion constraint, migration 0004
+MAX_PRICE = Decimal("99999999.99")  # what the price column holds
+BOOKABLE_STATUSES = frozenset({AppointmentStatus.CONFIRMED, AppointmentStatus.PENDING_PAYMENT})
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,7 @@ def appointment_create(
     # A retry gets the first answer even if the service was switched off since.
     if idempotency_key and (earlier := _replay(service, idempotency_key, fingerprint)):
         return earlier
-    _check_request(service, client, idempotency_key, price)
+    _check_request(service, client, idempotency_key, price, status)
     occupancy = service_shape(service).occupancy(start)
     try:
         with transaction.atomic():
@@ -118,14 +121,22 @@ def appointment_create(
     except SlotUnavailable as refusal:
         refusal.alternatives = nearest_alternatives(service, start, now=now, holder=holder)
         raise
-    except IntegrityError:
-        # Only a writer that skipped the lock, or a twin key on another day, gets here.
+    except IntegrityError as error:
+        # Only a twin key on another day's lock, or a writer that skipped the lock, gets here.
         if idempotency_key and (earlier := _replay(service, idempotency_key, fingerprint)):
             return earlier
+        if violated_constraint(error) != BACKSTOP:
+            raise
         raise SlotUnavailable(
             nearest_alternatives(service, start, now=now, holder=holder)
         ) from None
     return BookingOutcome(appointment, True, manage_token(appointment.public_id))
+
+
+def violated_constraint(error: IntegrityError) -> str | None:
+    """The name of the database constraint behind ``error``, when the driver reports it."""
+    diagnostics = getattr(error.__cause__, "diag", None)
+    return getattr(diagnostics, "constraint_name", None)
 
 
 def _check_request(
@@ -133,10 +144,13 @@ def _check_request(
     client: ClientDetails | Client,
     idempotency_key: str | None,
     price: Decimal | None,
+    status: str,
 ) -> None:
     errors = {}
-    if price is not None and price < 0:
-        errors["price"] = "The agreed price cannot be negative."
+    if price is not None and not 0 <= price <= MAX_PRICE:
+        errors["price"] = f"The agreed price must be between 0 and {MAX_PRICE}."
+    if status not in BOOKABLE_STATUSES:
+        errors["status"] = f"A new appointment is {' or '.join(sorted(BOOKABLE_STATUSES))}."
     if not service.is_active:
         errors["service"] = "This service cannot be booked at the moment."
     if isinstance(client, Client) and client.business_id != service.business_id:
@@ -148,15 +162,20 @@ def _check_request(
 
 
 def _replay(service: Service, key: str, fingerprint: str) -> BookingOutcome | None:
-    earlier = (
-        Appointment.objects.select_related("service", "client", "business")
-        .filter(business_id=service.business_id, idempotency_key=key)
-        .first()
+    # The unique (business, key) index answers this; no ordering, no joins beyond the answer.
+    earlier = next(
+        iter(
+            Appointment.objects.filter(business_id=service.business_id, idempotency_key=key)
+            .select_related("service", "client")
+            .order_by()[:1]
+        ),
+        None,
     )
     if earlier is None:
         return None
     if earlier.request_fingerprint != fingerprint:
         raise IdempotencyConflict()
+    earlier.business = service.business
     return BookingOutcome(earlier, False, manage_token(earlier.public_id))
 
 
@@ -173,7 +192,7 @@ def _seat_if_open(
     business = service.business
     rules = booking_rules(business)
     day = start.astimezone(rules.time_zone).date()
-    calendar = calendar_between(
+    taken = calendar_between(
         business,
         occupancy.start - dt.timedelta(days=1),
         occupancy.end + dt.timedelta(days=1),
@@ -186,12 +205,12 @@ def _seat_if_open(
         rules=rules,
         schedule=schedule_between(business, day, day),
         service=service_shape(service),
-        taken=calendar.taken,
+        taken=taken,
         now=now,
     )
     if not open_now:
         raise SlotUnavailable([])
-    return free_seat(occupancy, calendar.seated, rules.capacity)
+    return free_seat(occupancy, taken, rules.capacity)
 
 
 def _insert(

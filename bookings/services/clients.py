@@ -5,6 +5,9 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
+from django.db.models.functions import Lower
+from django.db.models.lookups import Exact
 
 from bookings.errors import InvalidBooking
 from bookings.models import Business, Client, normalize_phone
@@ -51,13 +54,22 @@ class ClientDetails:
         return ClientDetails(name=name, email=email, phone=phone)
 
 
+def _clients(business: Business) -> QuerySet[Client]:
+    return Client.objects.filter(business=business).order_by()
+
+
+def _email_is(email: str) -> Exact:
+    # lower(email) = %s, the unique index's own expression, so the look-up uses the index.
+    return Exact(Lower("email"), email)
+
+
 def _find(business: Business, details: ClientDetails) -> Client | None:
     if details.email:
-        found = Client.objects.filter(business=business, email__iexact=details.email).first()
+        found = _clients(business).filter(_email_is(details.email)).first()
         if found:
             return found
     if details.phone:
-        return Client.objects.filter(business=business, phone=details.phone).first()
+        return _clients(business).filter(phone=details.phone).first()
     return None
 
 
@@ -78,13 +90,9 @@ def client_for_booking(business: Business, details: ClientDetails) -> Client:
                 raise
     # Fill in what the known client lacked, unless another client of the business already has
     # it (an email on one row and the phone on another: the rows stay as they are).
-    others = Client.objects.filter(business=business).exclude(pk=client.pk)
+    others = _clients(business).exclude(pk=client.pk)
     changed = []
-    if (
-        details.email
-        and not client.email
-        and not others.filter(email__iexact=details.email).exists()
-    ):
+    if details.email and not client.email and not others.filter(_email_is(details.email)).exists():
         client.email = details.email
         changed.append("email")
     if details.phone and not client.phone and not others.filter(phone=details.phone).exists():

@@ -1,6 +1,7 @@
 """The availability rules on plain values, and their invariants under random calendars."""
 
 import datetime as dt
+from itertools import combinations
 from zoneinfo import ZoneInfo
 
 from hypothesis import given, settings
@@ -112,6 +113,27 @@ def test_capacity_allows_as_many_overlapping_appointments_as_places():
     assert "09:00" not in starts(taken=two, capacity=2)
 
 
+def test_a_seat_busy_with_back_to_back_short_visits_is_one_place_in_use():
+    # Three 20-minute visits in seat 1 from 10:00 to 11:00; seats 2 and 3 are free all along.
+    visit = ServiceShape(duration=dt.timedelta(minutes=20))
+    seated = [(visit.occupancy(at(WEDNESDAY, f"10:{m:02}")), 1) for m in (0, 20, 40)]
+    taken = Taken.of(seated=seated)
+    window = HOUR_SERVICE.occupancy(at(WEDNESDAY, "10:00"))
+
+    assert has_room(window, taken, capacity=3)
+    assert not has_room(window, taken, capacity=1)
+    assert free_seat(window, taken, capacity=3) == 2
+
+
+def test_holds_and_seated_appointments_share_the_places():
+    seated = [(HOUR_SERVICE.occupancy(at(WEDNESDAY, "10:00")), 1)]
+    held = [HOUR_SERVICE.occupancy(at(WEDNESDAY, "10:30"))]
+    window = HOUR_SERVICE.occupancy(at(WEDNESDAY, "10:00"))
+
+    assert not has_room(window, Taken.of(held=held, seated=seated), capacity=2)
+    assert has_room(window, Taken.of(held=held, seated=seated), capacity=3)
+
+
 def test_a_busy_block_closes_the_business_whatever_the_capacity():
     block = Interval(at(WEDNESDAY, "09:45"), at(WEDNESDAY, "10:15"))
 
@@ -125,7 +147,8 @@ def test_free_seat_is_the_lowest_place_no_overlapping_appointment_uses():
     overlapping = Interval(at(WEDNESDAY, "10:30"), at(WEDNESDAY, "11:30"))
     earlier = Interval(at(WEDNESDAY, "09:00"), at(WEDNESDAY, "10:00"))
 
-    assert free_seat(window, [(overlapping, 1), (earlier, 2)], capacity=3) == 2
+    taken = Taken.of(seated=[(overlapping, 1), (earlier, 2)])
+    assert free_seat(window, taken, capacity=3) == 2
 
 
 # --- invariants under random calendars ------------------------------------------------------
@@ -192,7 +215,7 @@ def offered(calendar, occupied):
         rules=booking_rules,
         schedule=schedule,
         service=service,
-        taken=Taken.of(occupied, calendar["blocked"]),
+        taken=Taken.of(held=occupied, blocked=calendar["blocked"]),
         now=wall_to_instant(FIRST, dt.time(0), LISBON),
         first_day=FIRST,
         last_day=FIRST + dt.timedelta(days=DAYS - 1),
@@ -228,17 +251,26 @@ def test_no_slot_touches_a_busy_block_or_exceeds_capacity(calendar):
 @given(calendars)
 def test_every_offered_slot_can_be_booked_and_booking_never_overbooks(calendar):
     """Book offered slots one after another, recomputing availability after each, as clients
-    would: each offered slot passes the booking check, and no instant ends up holding more
-    appointments than places."""
+    would: each offered slot passes the booking check and gets a seat in 1..capacity, no seat
+    ever holds two overlapping appointments, and no instant holds more than capacity."""
     schedule, service, booking_rules = world(calendar)
-    occupied = list(calendar["occupied"])
+    capacity = booking_rules.capacity
+    seated: list[tuple[Interval, int]] = []
     now = wall_to_instant(FIRST, dt.time(0), LISBON)
     for _ in range(30):
-        slots = offered(calendar, occupied)
+        taken = Taken.of(held=calendar["occupied"], blocked=calendar["blocked"], seated=seated)
+        slots = open_slots(
+            rules=booking_rules,
+            schedule=schedule,
+            service=service,
+            taken=taken,
+            now=now,
+            first_day=FIRST,
+            last_day=FIRST + dt.timedelta(days=DAYS - 1),
+        )
         if not slots:
             break
         slot = slots[len(slots) // 2]
-        taken = Taken.of(occupied, calendar["blocked"])
         assert is_open_slot(
             slot.start,
             rules=booking_rules,
@@ -247,14 +279,12 @@ def test_every_offered_slot_can_be_booked_and_booking_never_overbooks(calendar):
             taken=taken,
             now=now,
         )
-        assert has_room(service.occupancy(slot.start), taken, booking_rules.capacity)
-        occupied.append(service.occupancy(slot.start))
-    booked = occupied[len(calendar["occupied"]) :]
-    for new in booked:
-        at_start = [o for o in occupied if o.start <= new.start < o.end]
-        assert len(at_start) <= max(booking_rules.capacity, _peak(calendar["occupied"]))
+        occupancy = service.occupancy(slot.start)
+        seated.append((occupancy, free_seat(occupancy, taken, capacity)))
 
-
-def _peak(intervals) -> int:
-    """The most intervals covering one instant (the random calendar may start overbooked)."""
-    return max((sum(o.start <= i.start < o.end for o in intervals) for i in intervals), default=0)
+    for (one, seat), (other, other_seat) in combinations(seated, 2):
+        assert seat != other_seat or not one.overlaps(other)
+    assert all(1 <= seat <= capacity for _, seat in seated)
+    for occupancy, _ in seated:
+        at_its_start = [o for o, _ in seated if o.start <= occupancy.start < o.end]
+        assert len(at_its_start) <= capacity

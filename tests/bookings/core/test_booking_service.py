@@ -333,3 +333,30 @@ def test_a_replay_gets_its_first_answer_even_after_the_service_is_switched_off(h
 def test_a_hold_needs_a_holder_of_sensible_length(haircut, holder):
     with pytest.raises(InvalidBooking):
         hold_slot(service=haircut, start=lisbon(WEDNESDAY, "10:00"), holder=holder)
+
+
+def test_an_unknown_status_or_an_overflowing_price_is_refused_not_mistaken_for_a_taken_slot(
+    haircut,
+):
+    with pytest.raises(InvalidBooking) as bad_status:
+        book(haircut, status="bogus")
+    with pytest.raises(InvalidBooking) as huge_price:
+        book(haircut, price=Decimal("100000000"))
+
+    assert "status" in bad_status.value.errors
+    assert "price" in huge_price.value.errors
+    assert not Appointment.objects.exists()
+
+
+def test_two_chairs_take_a_long_visit_while_one_chair_has_short_visits_in_a_row(salon, haircut):
+    salon.capacity = 2
+    salon.save()
+    trim = ServiceFactory(business=salon, name="Trim", duration_minutes=20)
+    for n, wall in enumerate(["10:00", "10:30"]):
+        client = ClientDetails(f"T{n}", email=f"t{n}@example.com")
+        appointment_create(service=trim, start=lisbon(WEDNESDAY, wall), client=client)
+
+    long_visit = book(haircut, "10:00").appointment
+
+    assert set(Appointment.objects.filter(service=trim).values_list("seat", flat=True)) == {1}
+    assert long_visit.seat == 2
