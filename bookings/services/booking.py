@@ -43,6 +43,7 @@ ALTERNATIVES = 3
 ALTERNATIVE_DAYS = 7
 BACKSTOP = "appointment_no_overlap_per_seat"  # the exclusion constraint, migration 0004
 MAX_PRICE = Decimal("99999999.99")  # what the price column holds
+INACTIVE = "This service cannot be booked at the moment."
 BOOKABLE_STATUSES = frozenset({AppointmentStatus.CONFIRMED, AppointmentStatus.PENDING_PAYMENT})
 
 
@@ -92,17 +93,19 @@ def appointment_create(
     if isinstance(client, ClientDetails):
         client = client.normalized(business)
     fingerprint = request_fingerprint(service, start, client)
-    # A retry gets the first answer even if the service was switched off since.
-    if idempotency_key and (earlier := _replay(service, idempotency_key, fingerprint)):
-        return earlier
-    _check_request(service, client, idempotency_key, price, status)
+    if idempotency_key:
+        _check_key(idempotency_key)
+    _check_request(service, client, price, status)
     occupancy = service_shape(service).occupancy(start)
     try:
         with transaction.atomic():
             lock_booking_days(business.pk, lock_days(occupancy, business.tzinfo))
-            # A twin request may have committed while this one waited for the lock.
+            # Looked up under the lock: a twin request may have committed while this one waited.
+            # A retry gets the first answer even if the service was switched off since.
             if idempotency_key and (earlier := _replay(service, idempotency_key, fingerprint)):
                 return earlier
+            if not service.is_active:
+                raise InvalidBooking({"service": INACTIVE})
             seat = _seat_if_open(service, start, occupancy, holder=holder, now=now)
             appointment = _insert(
                 service=service,
@@ -139,24 +142,26 @@ def violated_constraint(error: IntegrityError) -> str | None:
     return getattr(diagnostics, "constraint_name", None)
 
 
+def _check_key(idempotency_key: str) -> None:
+    if not 1 <= len(idempotency_key) <= 255:
+        raise InvalidBooking({"idempotency_key": "An idempotency key has 1 to 255 characters."})
+
+
 def _check_request(
     service: Service,
     client: ClientDetails | Client,
-    idempotency_key: str | None,
     price: Decimal | None,
     status: str,
 ) -> None:
+    """What can be refused without looking at the calendar (the service's being bookable is
+    checked under the lock, after a possible replay)."""
     errors = {}
     if price is not None and not 0 <= price <= MAX_PRICE:
         errors["price"] = f"The agreed price must be between 0 and {MAX_PRICE}."
     if status not in BOOKABLE_STATUSES:
         errors["status"] = f"A new appointment is {' or '.join(sorted(BOOKABLE_STATUSES))}."
-    if not service.is_active:
-        errors["service"] = "This service cannot be booked at the moment."
     if isinstance(client, Client) and client.business_id != service.business_id:
         errors["client"] = "This client belongs to another business."
-    if idempotency_key is not None and not 1 <= len(idempotency_key) <= 255:
-        errors["idempotency_key"] = "An idempotency key has 1 to 255 characters."
     if errors:
         raise InvalidBooking(errors)
 

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.db.models import QuerySet
 from django.db.models.functions import Lower
 from django.db.models.lookups import Exact
@@ -78,16 +78,20 @@ def client_for_booking(business: Business, details: ClientDetails) -> Client:
     client when neither is known. ``details`` must be normalized."""
     client = _find(business, details)
     if client is None:
-        try:
-            with transaction.atomic():
-                return Client.objects.create(
+        # ON CONFLICT DO NOTHING: a client created a moment ago by another booking is simply
+        # found below, without a savepoint around the insert.
+        Client.objects.bulk_create(
+            [
+                Client(
                     business=business, name=details.name, email=details.email, phone=details.phone
                 )
-        except IntegrityError:
-            # Someone created the same client a moment ago: use that row.
-            client = _find(business, details)
-            if client is None:
-                raise
+            ],
+            ignore_conflicts=True,
+        )
+        client = _find(business, details)
+        if client is None:
+            raise IntegrityError("the client row could be neither created nor found")
+        return client
     # Fill in what the known client lacked, unless another client of the business already has
     # it (an email on one row and the phone on another: the rows stay as they are).
     others = _clients(business).exclude(pk=client.pk)
