@@ -35,6 +35,9 @@ ROLE_GRANTS: Mapping[str, Mapping[str, frozenset[Action]]] = {
         "bookings.client": EDIT,
         "bookings.appointment": EDIT,
         "bookings.appointmentevent": READ,
+        # Payments' rows are never edited by hand; CHANGE here means "may refund".
+        "payments.payment": frozenset({Action.VIEW, Action.CHANGE}),
+        "payments.refund": READ,
     },
     "staff": {
         "bookings.business": READ,
@@ -51,7 +54,9 @@ ROLE_GRANTS: Mapping[str, Mapping[str, frozenset[Action]]] = {
 }
 
 # Audit data Ordina's operators browse across every business, and only read.
-OPERATOR_READABLE: frozenset[str] = frozenset({"bookings.appointmentevent"})
+OPERATOR_READABLE: frozenset[str] = frozenset(
+    {"bookings.appointmentevent", "payments.webhookevent"}
+)
 
 
 def role_allows(role: str | None, model_label: str, action: Action) -> bool:

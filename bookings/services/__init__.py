@@ -2,7 +2,12 @@
 the API, the dashboard, the assistant and imports alike."""
 
 from .booking import BookingOutcome, appointment_create, nearest_alternatives
-from .changes import appointment_cancel, appointment_reschedule
+from .changes import (
+    appointment_cancel,
+    appointment_confirm_deposit,
+    appointment_release_unpaid,
+    appointment_reschedule,
+)
 from .clients import ClientDetails
 from .holds import hold_slot, release_expired_holds
 
@@ -10,7 +15,9 @@ __all__ = [
     "BookingOutcome",
     "ClientDetails",
     "appointment_cancel",
+    "appointment_confirm_deposit",
     "appointment_create",
+    "appointment_release_unpaid",
     "appointment_reschedule",
     "hold_slot",
     "nearest_alternatives",

@@ -116,3 +116,44 @@ def appointment_cancel(
             data={"reason": reason} if reason else {},
         )
     return current
+
+
+def appointment_confirm_deposit(
+    *, appointment: Appointment, actor: str = "stripe", data: dict | None = None
+) -> Appointment:
+    """A deposit was verified as paid: an appointment awaiting it is confirmed. Anything else
+    (already confirmed, released meanwhile) is left as it is and recorded."""
+    with transaction.atomic():
+        current = _locked(appointment)
+        if current.status == AppointmentStatus.PENDING_PAYMENT:
+            current.status = AppointmentStatus.CONFIRMED
+            current.save(update_fields=["status", "updated_at"])
+        AppointmentEvent.objects.create(
+            business_id=current.business_id,
+            appointment=current,
+            kind=AppointmentEventKind.PAID,
+            actor=actor,
+            data={"status_after": current.status, **(data or {})},
+        )
+    return current
+
+
+def appointment_release_unpaid(
+    *, appointment: Appointment, actor: str = "system", data: dict | None = None
+) -> Appointment:
+    """The deposit was not paid in time: an appointment still awaiting it is released and its
+    time offered again. A confirmed appointment is never released here."""
+    with transaction.atomic():
+        current = _locked(appointment)
+        if current.status != AppointmentStatus.PENDING_PAYMENT:
+            return current
+        current.status = AppointmentStatus.EXPIRED
+        current.save(update_fields=["status", "updated_at"])
+        AppointmentEvent.objects.create(
+            business_id=current.business_id,
+            appointment=current,
+            kind=AppointmentEventKind.EXPIRED,
+            actor=actor,
+            data=data or {},
+        )
+    return current

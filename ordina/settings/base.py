@@ -140,6 +140,16 @@ STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY", default="")
 STRIPE_WEBHOOK_SECRET = env.str("STRIPE_WEBHOOK_SECRET", default="")
 # Lets tests point the SDK at a local fake Stripe server; production leaves it unset.
 STRIPE_API_BASE = env.str("STRIPE_API_BASE", default="")
+# How long an appointment awaiting its deposit is held (Stripe's minimum is 30 minutes), and
+# where Stripe Checkout sends the client back to.
+PAYMENT_HOLD_MINUTES = env.int("PAYMENT_HOLD_MINUTES", default=30)
+PAYMENT_SUCCESS_URL = env.str(
+    "PAYMENT_SUCCESS_URL",
+    default="http://localhost:8000/booking/paid?session={CHECKOUT_SESSION_ID}",
+)
+PAYMENT_CANCEL_URL = env.str(
+    "PAYMENT_CANCEL_URL", default="http://localhost:8000/booking/cancelled"
+)
 # Shared secret of the internal server-to-server payment verification caller.
 PAYMENTS_INTERNAL_SECRET = env.str("PAYMENTS_INTERNAL_SECRET", default="")
 

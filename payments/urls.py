@@ -1,0 +1,9 @@
+from django.urls import path
+
+from . import views
+
+app_name = "payments"
+urlpatterns = [
+    path("stripe/webhook/", views.stripe_webhook, name="stripe-webhook"),
+    path("internal/verify/<str:appointment_id>/", views.verify_payment, name="internal-verify"),
+]
