@@ -60,7 +60,8 @@ def _client() -> stripe.StripeClient:
     return stripe.StripeClient(settings.STRIPE_SECRET_KEY or "sk_unset", **options)
 
 
-def _session(raw: Any) -> CheckoutSession:
+def _session(resource: Any) -> CheckoutSession:
+    raw = resource.to_dict()
     intent = raw.get("payment_intent")
     return CheckoutSession(
         id=raw["id"],

@@ -1,0 +1,192 @@
+"""A small local Stripe for tests: the endpoints Ordina calls, over real HTTP, so the real
+stripe-python SDK builds, authenticates and retries its requests as it would against Stripe.
+
+It keeps Checkout Sessions and Refunds in memory, honours Idempotency-Key (the same key
+returns the first answer), records every request, and can be told to fail. ``sign`` makes a
+Stripe-Signature header exactly as Stripe does, for webhook tests.
+"""
+
+import hashlib
+import hmac
+import itertools
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+SECRET_KEY = "sk_test_ordina_fake"
+WEBHOOK_SECRET = "whsec_ordina_test_secret"
+
+
+def sign(payload: bytes, secret: str = WEBHOOK_SECRET, timestamp: int | None = None) -> str:
+    """The Stripe-Signature header Stripe would send for ``payload``."""
+    timestamp = int(time.time()) if timestamp is None else timestamp
+    mac = hmac.new(secret.encode(), f"{timestamp}.".encode() + payload, hashlib.sha256)
+    return f"t={timestamp},v1={mac.hexdigest()}"
+
+
+def event_payload(
+    event_id: str,
+    kind: str,
+    obj: dict[str, Any],
+    *,
+    created: int | None = None,
+    livemode: bool = False,
+) -> bytes:
+    return json.dumps(
+        {
+            "id": event_id,
+            "object": "event",
+            "type": kind,
+            "created": int(time.time()) if created is None else created,
+            "livemode": livemode,
+            "api_version": "2025-01-27.acacia",
+            "data": {"object": obj},
+        }
+    ).encode()
+
+
+def nested_form(pairs: list[tuple[str, str]]) -> dict[str, Any]:
+    """Stripe's form encoding (a[b][0][c]=x) back into nested dicts."""
+    root: dict[str, Any] = {}
+    for key, value in pairs:
+        parts = key.replace("]", "").split("[")
+        node = root
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+        node[parts[-1]] = value
+    return root
+
+
+@dataclass
+class FakeStripe:
+    base_url: str = ""
+    sessions: dict[str, dict[str, Any]] = field(default_factory=dict)
+    refunds: dict[str, dict[str, Any]] = field(default_factory=dict)
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    idempotent: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
+    fail_next: int = 0  # answer this many requests with a 500
+    ids: Any = field(default_factory=lambda: itertools.count(1))
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def new_id(self, prefix: str) -> str:
+        return f"{prefix}_test_{next(self.ids):06d}"
+
+    # What a test does to the outside world: the client pays, or the session expires.
+    def pay(self, session_id: str) -> dict[str, Any]:
+        session = self.sessions[session_id]
+        session.update(status="complete", payment_status="paid")
+        return session
+
+    def expire(self, session_id: str) -> dict[str, Any]:
+        session = self.sessions[session_id]
+        session.update(status="expired")
+        return session
+
+    def answer(self, method: str, path: str, form: dict[str, Any], headers: dict[str, str]):
+        with self.lock:
+            self.requests.append({"method": method, "path": path, "form": form, "headers": headers})
+            if headers.get("Authorization") != f"Bearer {SECRET_KEY}":
+                return 401, {"error": {"type": "invalid_request_error", "message": "bad key"}}
+            if self.fail_next:
+                self.fail_next -= 1
+                return 500, {"error": {"type": "api_error", "message": "fake outage"}}
+            key = headers.get("Idempotency-Key")
+            if method == "POST" and key and key in self.idempotent:
+                return self.idempotent[key]
+            status, body = self._route(method, path, form)
+            if method == "POST" and key:
+                self.idempotent[key] = (status, body)
+            return status, body
+
+    def _route(self, method: str, path: str, form: dict[str, Any]):
+        parts = path.strip("/").split("/")
+        if method == "POST" and parts == ["v1", "checkout", "sessions"]:
+            return 200, self._create_session(form)
+        if method == "GET" and parts[:3] == ["v1", "checkout", "sessions"] and len(parts) == 4:
+            session = self.sessions.get(parts[3])
+            if session is None:
+                return 404, {"error": {"type": "invalid_request_error", "message": "no session"}}
+            return 200, session
+        if method == "POST" and parts == ["v1", "refunds"]:
+            return 200, self._create_refund(form)
+        return 404, {"error": {"type": "invalid_request_error", "message": f"no route {path}"}}
+
+    def _create_session(self, form: dict[str, Any]) -> dict[str, Any]:
+        session_id = self.new_id("cs")
+        item = form["line_items"]["0"]
+        amount = int(item["price_data"]["unit_amount"]) * int(item.get("quantity", 1))
+        session = {
+            "id": session_id,
+            "object": "checkout.session",
+            "url": f"{self.base_url}/pay/{session_id}",
+            "status": "open",
+            "payment_status": "unpaid",
+            "payment_intent": self.new_id("pi"),
+            "amount_total": amount,
+            "currency": item["price_data"]["currency"],
+            "livemode": False,
+            "expires_at": int(form["expires_at"]),
+            "metadata": form.get("metadata", {}),
+            "customer_email": form.get("customer_email"),
+            "success_url": form.get("success_url"),
+        }
+        self.sessions[session_id] = session
+        return session
+
+    def _create_refund(self, form: dict[str, Any]) -> dict[str, Any]:
+        refund = {
+            "id": self.new_id("re"),
+            "object": "refund",
+            "amount": int(form["amount"]),
+            "payment_intent": form["payment_intent"],
+            "status": "succeeded",
+            "metadata": form.get("metadata", {}),
+        }
+        self.refunds[refund["id"]] = refund
+        return refund
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: "_Server"
+
+    def _serve(self, method: str) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length).decode() if length else ""
+        url = urlsplit(self.path)
+        pairs = parse_qsl(body or url.query, keep_blank_values=True)
+        status, answer = self.server.fake.answer(
+            method, url.path, nested_form(pairs), dict(self.headers.items())
+        )
+        encoded = json.dumps(answer).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(encoded)))
+        self.send_header("Request-Id", "req_fake")
+        self.end_headers()
+        self.wfile.write(encoded)
+
+    def do_GET(self) -> None:
+        self._serve("GET")
+
+    def do_POST(self) -> None:
+        self._serve("POST")
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    fake: FakeStripe
+
+
+def start_fake_stripe() -> tuple[FakeStripe, _Server]:
+    server = _Server(("127.0.0.1", 0), _Handler)
+    fake = FakeStripe(base_url=f"http://127.0.0.1:{server.server_address[1]}")
+    server.fake = fake
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return fake, server
