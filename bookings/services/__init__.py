@@ -5,6 +5,7 @@ from .booking import BookingOutcome, appointment_create, nearest_alternatives
 from .changes import (
     appointment_cancel,
     appointment_confirm_deposit,
+    appointment_record_outcome,
     appointment_release_unpaid,
     appointment_reschedule,
 )
@@ -17,6 +18,7 @@ __all__ = [
     "appointment_cancel",
     "appointment_confirm_deposit",
     "appointment_create",
+    "appointment_record_outcome",
     "appointment_release_unpaid",
     "appointment_reschedule",
     "hold_slot",

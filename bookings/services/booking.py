@@ -36,6 +36,7 @@ from bookings.selectors import (
     service_shape,
 )
 from bookings.tokens import manage_token, token_hash
+from reminders.services.planning import reminders_sync
 
 from .clients import ClientDetails, client_for_booking
 
@@ -121,6 +122,7 @@ def appointment_create(
             )
             if holder:
                 SlotHold.objects.filter(business=business, holder=holder).delete()
+            reminders_sync(appointment, now=now)
     except SlotUnavailable as refusal:
         refusal.alternatives = nearest_alternatives(service, start, now=now, holder=holder)
         raise

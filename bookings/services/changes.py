@@ -18,6 +18,7 @@ from bookings.models import (
     AppointmentStatus,
 )
 from bookings.selectors import service_shape
+from reminders.services.planning import reminders_sync
 
 from .booking import _seat_if_open, nearest_alternatives
 
@@ -86,6 +87,7 @@ def appointment_reschedule(
                 actor=actor,
                 data={"from": moved_from.isoformat(), "to": new_start.isoformat(), "seat": seat},
             )
+            reminders_sync(current, now=now)
     except (SlotUnavailable, IntegrityError):
         raise SlotUnavailable(
             nearest_alternatives(service, new_start, now=now, excluding_appointment=appointment.pk)
@@ -115,6 +117,7 @@ def appointment_cancel(
             actor=actor,
             data={"reason": reason} if reason else {},
         )
+        reminders_sync(current, now=now)
     return current
 
 
@@ -135,6 +138,7 @@ def appointment_confirm_deposit(
             actor=actor,
             data={"status_after": current.status, **(data or {})},
         )
+        reminders_sync(current)
     return current
 
 
@@ -156,4 +160,39 @@ def appointment_release_unpaid(
             actor=actor,
             data=data or {},
         )
+        reminders_sync(current)
+    return current
+
+
+OUTCOMES: dict[str, str] = {
+    AppointmentStatus.ATTENDED: AppointmentEventKind.ATTENDED,
+    AppointmentStatus.NO_SHOW: AppointmentEventKind.NO_SHOW,
+}
+
+
+def appointment_record_outcome(
+    *, appointment: Appointment, outcome: str, actor: str, now: dt.datetime | None = None
+) -> Appointment:
+    """The owner records whether the client came (attended) or not (no-show), once the visit
+    has started. A no-show gets its follow-up message planned; the other reminders stop."""
+    now = now or timezone.now()
+    if outcome not in OUTCOMES:
+        raise InvalidBooking({"outcome": "An outcome is attended or no_show."})
+    with transaction.atomic():
+        current = _locked(appointment)
+        if current.status not in (AppointmentStatus.CONFIRMED, *OUTCOMES):
+            raise AppointmentNotChangeable("Only a confirmed appointment has an outcome.")
+        if current.starts_at > now:
+            raise AppointmentNotChangeable("The visit has not started yet.")
+        if current.status == outcome:
+            return current
+        current.status = outcome
+        current.save(update_fields=["status", "updated_at"])
+        AppointmentEvent.objects.create(
+            business_id=current.business_id,
+            appointment=current,
+            kind=OUTCOMES[outcome],
+            actor=actor,
+        )
+        reminders_sync(current, now=now)
     return current

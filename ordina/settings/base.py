@@ -127,7 +127,17 @@ CELERY_TASK_TIME_LIMIT = 300
 CELERY_TASK_SOFT_TIME_LIMIT = 240
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
+# The one beat schedule: fixed times, none of them the model's to choose. Each task takes no
+# arguments, claims its own work from the database and is safe to run twice.
+CELERY_BEAT_SCHEDULE: dict[str, dict] = {
+    "dispatch-reminders": {"task": "reminders.tasks.dispatch_reminders", "schedule": 60.0},
+    "release-expired-holds-and-unpaid": {
+        "task": "reminders.tasks.release_expired",
+        "schedule": 60.0,
+    },
+    "reconcile-payments": {"task": "reminders.tasks.reconcile_payments", "schedule": 300.0},
+    "sync-calendars": {"task": "reminders.tasks.sync_calendars", "schedule": 900.0},
+}
 
 # --- connected calendars -------------------------------------------------------------------
 # Feeds are owner-supplied URLs fetched by the server: only public addresses unless allowed.
@@ -152,6 +162,14 @@ PAYMENT_CANCEL_URL = env.str(
 )
 # Shared secret of the internal server-to-server payment verification caller.
 PAYMENTS_INTERNAL_SECRET = env.str("PAYMENTS_INTERNAL_SECRET", default="")
+
+# --- client links in messages ---------------------------------------------------------------
+MANAGE_URL_TEMPLATE = env.str(
+    "MANAGE_URL_TEMPLATE", default="http://localhost:8000/api/v1/manage/{token}/"
+)
+REBOOK_URL_TEMPLATE = env.str(
+    "REBOOK_URL_TEMPLATE", default="http://localhost:8000/api/v1/businesses/{slug}/services/"
+)
 
 # --- the model behind the agentic shell ----------------------------------------------------
 # "offline" is the embedded deterministic model; "openai:<model>" or "anthropic:<model>" pick

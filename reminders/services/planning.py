@@ -1,0 +1,67 @@
+"""Keeping an appointment's reminder rows in step with the appointment. Called by the booking
+core's services inside their transactions, so the rows change with the appointment or not at
+all."""
+
+import datetime as dt
+
+from django.utils import timezone
+
+from bookings.models import Appointment, AppointmentStatus
+from reminders.models import Reminder, ReminderKind, ReminderSetting, ReminderStatus
+from reminders.plan import DEFAULTS, KindSetting, due_times
+
+
+def business_settings(business_id: int) -> dict[str, KindSetting]:
+    chosen = {
+        row.kind: KindSetting(row.enabled, dt.timedelta(minutes=row.offset_minutes))
+        for row in ReminderSetting.objects.filter(business_id=business_id)
+    }
+    return {**DEFAULTS, **chosen}
+
+
+def reminders_sync(appointment: Appointment, *, now: dt.datetime | None = None) -> None:
+    """Confirmed: plan its reminders, moving pending ones to the current time of the visit.
+    Cancelled or released: drop the pending ones. Marked no-show: add the follow-up."""
+    now = now or timezone.now()
+    pending = Reminder.objects.filter(appointment=appointment, status=ReminderStatus.PENDING)
+    if appointment.status in (AppointmentStatus.CANCELLED, AppointmentStatus.EXPIRED):
+        pending.update(status=ReminderStatus.CANCELLED, updated_at=now)
+        return
+    settings = business_settings(appointment.business_id)
+    if appointment.status == AppointmentStatus.NO_SHOW:
+        pending.exclude(kind=ReminderKind.NO_SHOW).update(
+            status=ReminderStatus.CANCELLED, updated_at=now
+        )
+        if settings[ReminderKind.NO_SHOW].enabled:
+            _plan(appointment, {ReminderKind.NO_SHOW: now})
+        return
+    if appointment.status != AppointmentStatus.CONFIRMED:
+        return  # awaiting its deposit: nothing to remind of yet
+    due = due_times(
+        starts_at=appointment.starts_at, ends_at=appointment.ends_at, now=now, settings=settings
+    )
+    for reminder in pending:
+        if reminder.kind in due and reminder.due_at != due[reminder.kind]:
+            reminder.due_at = due[reminder.kind]
+            reminder.save(update_fields=["due_at", "updated_at"])
+        elif reminder.kind not in due:
+            reminder.status = ReminderStatus.CANCELLED
+            reminder.save(update_fields=["status", "updated_at"])
+    _plan(appointment, due)
+
+
+def _plan(appointment: Appointment, due: dict[str, dt.datetime]) -> None:
+    # ignore_conflicts: a kind already planned (or sent) keeps its row; (appointment, kind) is
+    # unique, so nothing is ever planned twice.
+    Reminder.objects.bulk_create(
+        [
+            Reminder(
+                business_id=appointment.business_id,
+                appointment=appointment,
+                kind=kind,
+                due_at=when,
+            )
+            for kind, when in due.items()
+        ],
+        ignore_conflicts=True,
+    )
