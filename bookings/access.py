@@ -35,6 +35,8 @@ ROLE_GRANTS: Mapping[str, Mapping[str, frozenset[Action]]] = {
         "bookings.client": EDIT,
         "bookings.appointment": EDIT,
         "bookings.appointmentevent": READ,
+        "reminders.reminder": READ,
+        "reminders.remindersetting": FULL,
         # Payments' rows are never edited by hand; CHANGE here means "may refund".
         "payments.payment": frozenset({Action.VIEW, Action.CHANGE}),
         "payments.refund": READ,
@@ -50,6 +52,8 @@ ROLE_GRANTS: Mapping[str, Mapping[str, frozenset[Action]]] = {
         "bookings.client": EDIT,
         "bookings.appointment": EDIT,
         "bookings.appointmentevent": READ,
+        "reminders.reminder": READ,
+        "reminders.remindersetting": READ,
     },
 }
 

@@ -2,8 +2,9 @@ from django.contrib import admin, messages
 
 from bookings.access import Action
 from bookings.errors import AppointmentNotChangeable
-from bookings.models import Appointment, AppointmentEvent
-from bookings.services import appointment_cancel
+from bookings.models import Appointment, AppointmentEvent, AppointmentStatus
+from bookings.services import appointment_cancel, appointment_record_outcome
+from reminders.models import Reminder
 
 from .appointment_forms import AppointmentAddForm, AppointmentChangeForm
 from .scoping import BusinessScopedAdmin, BusinessScopedInline
@@ -17,6 +18,17 @@ class AppointmentEventInline(BusinessScopedInline, admin.TabularInline):
     can_delete = False
 
 
+class ReminderInline(BusinessScopedInline, admin.TabularInline):
+    model = Reminder
+    extra = 0
+    readonly_fields = ("kind", "due_at", "status", "attempts", "sent_at", "last_error")
+    fields = readonly_fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
 @admin.register(Appointment)
 class AppointmentAdmin(BusinessScopedAdmin):
     """Appointments are booked, moved and cancelled through the core's services, never saved
@@ -27,8 +39,8 @@ class AppointmentAdmin(BusinessScopedAdmin):
     search_fields = ["client__name", "client__email", "client__phone", "public_id"]
     date_hierarchy = "starts_at"
     list_select_related = ["service", "client", "business"]
-    inlines = [AppointmentEventInline]
-    actions = ["cancel_selected"]
+    inlines = [ReminderInline, AppointmentEventInline]
+    actions = ["cancel_selected", "mark_attended", "mark_no_show"]
     change_readonly = (
         "public_id",
         "business",
@@ -60,6 +72,27 @@ class AppointmentAdmin(BusinessScopedAdmin):
         # The booking or the move was made by the service in the form's validation; only the
         # free-text note is saved here.
         obj.save(update_fields=["notes", "updated_at"])
+
+    @admin.action(description="Mark the selected appointments attended")
+    def mark_attended(self, request, queryset) -> None:
+        self._record_outcome(request, queryset, AppointmentStatus.ATTENDED)
+
+    @admin.action(description="Mark the selected appointments no-show (sends the follow-up)")
+    def mark_no_show(self, request, queryset) -> None:
+        self._record_outcome(request, queryset, AppointmentStatus.NO_SHOW)
+
+    def _record_outcome(self, request, queryset, outcome: str) -> None:
+        done = 0
+        for appointment in self.scope(request, queryset, Action.CHANGE):
+            try:
+                appointment_record_outcome(
+                    appointment=appointment, outcome=outcome, actor=f"owner:{request.user.pk}"
+                )
+                done += 1
+            except AppointmentNotChangeable as exc:
+                self.message_user(request, f"{appointment}: {exc.message}", messages.WARNING)
+        if done:
+            self.message_user(request, f"Recorded {done} appointment(s).")
 
     @admin.action(description="Cancel the selected appointments")
     def cancel_selected(self, request, queryset) -> None:

@@ -1,6 +1,8 @@
 from django.contrib import admin
+from django.db.models import Count, Q
 
-from bookings.models import Business, DateOverride, Membership, OpeningHours
+from bookings.models import AppointmentStatus, Business, DateOverride, Membership, OpeningHours
+from reminders.models import ReminderSetting
 
 from .schedule_formsets import DateOverrideFormSet, OpeningHoursFormSet
 from .scoping import BusinessScopedAdmin, BusinessScopedInline
@@ -18,11 +20,48 @@ class DateOverrideInline(BusinessScopedInline, admin.TabularInline):
     extra = 0
 
 
+class ReminderSettingInline(BusinessScopedInline, admin.TabularInline):
+    model = ReminderSetting
+    extra = 0
+    verbose_name_plural = "reminder settings (kinds not listed follow the defaults)"
+
+
 @admin.register(Business)
 class BusinessAdmin(BusinessScopedAdmin):
-    list_display = ["name", "slug", "time_zone", "currency", "capacity", "deposit_rule"]
+    list_display = [
+        "name",
+        "slug",
+        "time_zone",
+        "currency",
+        "capacity",
+        "deposit_rule",
+        "no_show_rate",
+    ]
     search_fields = ["name", "slug"]
-    inlines = [OpeningHoursInline, DateOverrideInline]
+    inlines = [OpeningHoursInline, DateOverrideInline, ReminderSettingInline]
+
+    def get_queryset(self, request):
+        outcome = Q(
+            appointments__status__in=[AppointmentStatus.ATTENDED, AppointmentStatus.NO_SHOW]
+        )
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                visits_with_outcome=Count("appointments", filter=outcome),
+                no_shows=Count(
+                    "appointments", filter=Q(appointments__status=AppointmentStatus.NO_SHOW)
+                ),
+            )
+        )
+
+    @admin.display(description="no-show rate")
+    def no_show_rate(self, business) -> str:
+        total = getattr(business, "visits_with_outcome", 0)
+        if not total:
+            return "—"
+        return f"{business.no_shows / total:.0%} of {total}"
+
     fieldsets = [
         (None, {"fields": ["name", "slug", "time_zone", "country", "currency", "language"]}),
         (

@@ -23,6 +23,8 @@ def add_form(business, service, client, wall: str, **extra) -> dict:
         "notes": "",
         "events-TOTAL_FORMS": "0",
         "events-INITIAL_FORMS": "0",
+        "reminders-TOTAL_FORMS": "0",
+        "reminders-INITIAL_FORMS": "0",
         "_save": "Save",
     } | extra
 
@@ -91,6 +93,8 @@ def test_changing_the_start_in_the_dashboard_reschedules_through_the_core(login,
             "events-INITIAL_FORMS": "1",
             "events-0-id": appointment.events.get().pk,
             "events-0-appointment": appointment.pk,
+            "reminders-TOTAL_FORMS": "0",
+            "reminders-INITIAL_FORMS": "0",
             "_save": "Save",
         },
     )

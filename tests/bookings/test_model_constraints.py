@@ -365,7 +365,7 @@ def test_business_change_form_has_the_schedule_inlines(login):
     _, page = business_change_page(http, business)
 
     prefixes = [inline.formset.prefix for inline in page.context["inline_admin_formsets"]]
-    assert prefixes == ["opening_hours", "date_overrides"]
+    assert prefixes == ["opening_hours", "date_overrides", "reminder_settings"]
 
 
 def test_business_change_form_saves_its_own_unchanged_data(login):
