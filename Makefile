@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 
-.PHONY: venv demo run test check lint types migrations-check services clean
+.PHONY: venv demo run worker beat test check lint types migrations-check services clean
 
 $(INSTALLED): pyproject.toml
 	@test -x $(PY) || "$$(scripts/find-python)" -m venv $(VENV)
@@ -21,6 +21,12 @@ demo: venv
 
 run: venv
 	$(PY) manage.py runserver
+
+worker: venv
+	$(VENV)/bin/celery -A ordina worker --loglevel=INFO
+
+beat: venv
+	$(VENV)/bin/celery -A ordina beat --loglevel=INFO
 
 services: venv
 	$(PY) scripts/services.py
