@@ -2,9 +2,8 @@
 through the policy; operators browse every webhook event read-only. Nothing here edits a
 payment's state by hand."""
 
-from decimal import Decimal, InvalidOperation
-
 from django.contrib import admin, messages
+from django.contrib.admin.options import ActionLocation
 
 from bookings.access import Action
 from bookings.admin.scoping import BusinessScopedAdmin
@@ -28,11 +27,14 @@ class ReadOnlyAdmin(BusinessScopedAdmin):
 class PaymentAdmin(ReadOnlyAdmin):
     list_display = ["appointment", "amount", "currency", "status", "amount_refunded", "created_at"]
     list_filter = ["status", "business"]
+    list_select_related = ["appointment__business", "appointment__service", "appointment__client"]
     search_fields = ["appointment__public_id", "checkout_session_id", "payment_intent_id"]
     actions = ["refund_in_full"]
 
-    def get_actions(self, request, *args, **kwargs):
-        actions = super().get_actions(request, *args, **kwargs)
+    def get_actions(self, request, action_location=ActionLocation.CHANGE_LIST):
+        # Django 6.1 finds ``action_location`` by name; without it, it warns and offers no
+        # action on the change form.
+        actions = super().get_actions(request, action_location)
         # Refunding is a change of money: offered to those who may change payments' rows
         # (owners), checked again per row by the refund policy.
         if not self.tenant_allows(request, Action.CHANGE) and "refund_in_full" in actions:
@@ -42,20 +44,34 @@ class PaymentAdmin(ReadOnlyAdmin):
     @admin.action(description="Refund what is left of the selected deposits")
     def refund_in_full(self, request, queryset) -> None:
         for payment in self.scope(request, queryset, Action.CHANGE).select_related(
-            "appointment__business"
+            "appointment__business", "appointment__service", "appointment__client"
         ):
-            amount = payment.amount - payment.amount_refunded
+            # Nothing left asks for zero; the policy then says why (already fully refunded).
+            amount = payment.refundable
             try:
                 refund_issue(
                     appointment=payment.appointment,
-                    amount=amount if amount > 0 else Decimal("0"),
+                    amount=amount,
                     actor=f"owner:{request.user.pk}",
                     reason="refunded by the owner in the dashboard",
                 )
-            except (RefundRefused, stripe_api.StripeUnavailable, InvalidOperation) as refusal:
-                self.message_user(request, f"{payment}: {refusal}", messages.WARNING)
+            except RefundRefused as refusal:
+                self.message_user(
+                    request,
+                    f"Deposit for {payment.appointment}: {refusal.reason}",
+                    messages.WARNING,
+                )
+            except stripe_api.StripeUnavailable as outage:
+                self.message_user(
+                    request, f"Deposit for {payment.appointment}: {outage}", messages.ERROR
+                )
             else:
-                self.message_user(request, f"Refunded {amount} {payment.currency}.")
+                self.message_user(
+                    request,
+                    f"Refunded {amount} {payment.currency} of the deposit for "
+                    f"{payment.appointment}.",
+                    messages.SUCCESS,
+                )
 
 
 @admin.register(Refund)

@@ -33,14 +33,18 @@ class RefundState:
 
 def refund_refusal(request: RefundRequest, state: RefundState) -> str | None:
     """Why this refund may not go out, or None when every rule passes."""
+    # The payment's state first: a request against a refunded payment is refused for that,
+    # whatever amount it names ("refund what is left" of it asks for zero).
     if not state.payment_exists:
         return "There is no payment for this appointment."
-    if request.amount <= 0:
-        return "A refund must be for more than zero."
     if state.status not in REFUNDABLE:
         if state.status == PaymentStatus.REFUNDED:
             return "This payment has already been fully refunded."
         return "This payment was never completed, so there is nothing to refund."
+    if not request.amount.is_finite() or request.amount <= 0:
+        return "A refund must be for more than zero."
+    if _decimal_places(request.amount) > 2:
+        return f"A refund is given in whole cents; {request.amount} is not."
     if state.visit_ends_at is not None and request.now > state.visit_ends_at + dt.timedelta(
         days=state.refund_window_days
     ):
@@ -57,3 +61,9 @@ def refund_refusal(request: RefundRequest, state: RefundState) -> str | None:
             f"{state.max_refund} {state.currency}."
         )
     return None
+
+
+def _decimal_places(amount: Decimal) -> int:
+    # From the digits, not by rounding: quantizing a huge amount would overflow the context.
+    exponent = amount.normalize().as_tuple().exponent
+    return max(0, -exponent) if isinstance(exponent, int) else 0

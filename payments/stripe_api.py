@@ -13,6 +13,8 @@ import stripe
 from django.conf import settings
 
 WEBHOOK_TOLERANCE_SECONDS = 300
+# Callers may hold a row lock while they wait for Stripe: a short timeout bounds that wait.
+STRIPE_TIMEOUT_SECONDS = 20
 
 
 class StripeUnavailable(Exception):
@@ -54,7 +56,10 @@ class VerifiedEvent:
 
 
 def _client() -> stripe.StripeClient:
-    options: dict[str, Any] = {"max_network_retries": 2}
+    options: dict[str, Any] = {
+        "max_network_retries": 2,
+        "http_client": stripe.new_default_http_client(timeout=STRIPE_TIMEOUT_SECONDS),
+    }
     if settings.STRIPE_API_BASE:
         options["base_addresses"] = {"api": settings.STRIPE_API_BASE}
     return stripe.StripeClient(settings.STRIPE_SECRET_KEY or "sk_unset", **options)

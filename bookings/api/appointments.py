@@ -1,18 +1,29 @@
 """Booking an appointment: the public face of ``appointment_create``, idempotent by the
 ``Idempotency-Key`` header. The price is always the service's list price; a client never
-sets it."""
+sets it. When the business asks a deposit, the appointment is booked awaiting it (it holds its
+time) and the answer carries the Stripe Checkout where the client pays; whether it was paid is
+never the client's to say."""
 
 import re
 
 from django.urls import reverse
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import serializers
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from bookings.models import Appointment, AppointmentStatus
 from bookings.services import ClientDetails, appointment_create
+from payments.models import Payment
+from payments.services import deposit_checkout_open
+from payments.services.checkout import deposit_for
+from payments.stripe_api import StripeUnavailable
 
 from .errors import error_responses
 from .fields import InstantField, holder_field
@@ -54,6 +65,29 @@ class AppointmentSerializer(serializers.Serializer):
         ref_name = "Appointment"
 
 
+class DepositSerializer(serializers.Serializer):
+    """The deposit a booking awaits, and where the client pays it."""
+
+    amount = serializers.DecimalField(max_digits=10, decimal_places=2)
+    currency = serializers.CharField()
+    url = serializers.URLField(source="checkout_url", help_text="Stripe Checkout, to pay at.")
+    expires_at = InstantField(
+        help_text="Unpaid by then, the appointment is released and its time offered again."
+    )
+
+    class Meta:
+        ref_name = "Deposit"
+
+
+class PaymentsUnavailable(APIException):
+    status_code = 503
+    default_detail = (
+        "Payments are unavailable at the moment, so the deposit could not be taken and "
+        "nothing was booked. Please try again shortly."
+    )
+    default_code = "payments_unavailable"
+
+
 def idempotency_key_errors(key: str | None) -> dict[str, list[str]]:
     if key is None:
         return {IDEMPOTENCY_HEADER: ["This header is required."]}
@@ -82,6 +116,7 @@ class AppointmentCreateApi(PublicApi):
     class OutputSerializer(AppointmentSerializer):
         manage_token = serializers.SerializerMethodField()
         manage_url = serializers.SerializerMethodField()
+        payment = serializers.SerializerMethodField()
 
         class Meta:
             ref_name = "BookedAppointment"
@@ -93,17 +128,31 @@ class AppointmentCreateApi(PublicApi):
             """Where the client views, cancels or moves the appointment."""
             return reverse("api_v1:manage", kwargs={"token": self.context["manage_token"]})
 
+        @extend_schema_field(DepositSerializer(allow_null=True))
+        def get_payment(self, appointment: Appointment) -> dict | None:
+            """The deposit to pay; null when the booking asks none."""
+            payment: Payment | None = self.context["payment"]
+            return (
+                None if payment is None else DepositSerializer(payment, context=self.context).data
+            )
+
     @extend_schema(
         operation_id="appointment_create",
         summary="Book an appointment",
         parameters=[SLUG_PARAMETER, IDEMPOTENCY_PARAMETER],
         request=InputSerializer,
         responses={
-            201: OpenApiResponse(OutputSerializer, "Booked."),
-            200: OpenApiResponse(
-                OutputSerializer, "A repeat of a booked request: the same answer."
+            201: OpenApiResponse(
+                OutputSerializer,
+                "Booked. With a deposit due, the status is pending_payment and `payment` "
+                "says where to pay it before it expires.",
             ),
-            **error_responses(400, 404, 409, 413, 415, 429),
+            200: OpenApiResponse(
+                OutputSerializer,
+                "A repeat of a booked request: the same answer, with the appointment's status "
+                "as it is now (confirmed once paid, expired if the deposit was not paid).",
+            ),
+            **error_responses(400, 404, 409, 413, 415, 429, 503),
         },
     )
     def post(self, request: Request, slug: str) -> Response:
@@ -116,8 +165,14 @@ class AppointmentCreateApi(PublicApi):
         if errors := {**idempotency_key_errors(key), **body.errors}:
             raise ValidationError(errors)
         booking = body.validated_data
+        service = bookable_service_or_404(business, booking["service"])
+        deposit = deposit_for(
+            Appointment(business=business, service=service, price=service.list_price)
+        )
+        # Awaiting its deposit, the appointment already holds its time.
+        status = AppointmentStatus.PENDING_PAYMENT if deposit > 0 else AppointmentStatus.CONFIRMED
         outcome = appointment_create(
-            service=bookable_service_or_404(business, booking["service"]),
+            service=service,
             start=booking["start"],
             client=ClientDetails(
                 name=booking["name"],
@@ -126,9 +181,20 @@ class AppointmentCreateApi(PublicApi):
             ),
             idempotency_key=key,
             holder=booking.get("holder"),
+            status=status,
         )
+        try:
+            # Opened once; a repeated request gets the same Checkout, Stripe is not asked again.
+            checkout = deposit_checkout_open(appointment=outcome.appointment)
+        except StripeUnavailable:
+            # deposit_checkout_open has released the appointment: its time is open again.
+            raise PaymentsUnavailable() from None
         output = self.OutputSerializer(
             outcome.appointment,
-            context={**self.output_context(), "manage_token": outcome.manage_token},
+            context={
+                **self.output_context(),
+                "manage_token": outcome.manage_token,
+                "payment": None if checkout is None else checkout.payment,
+            },
         )
         return Response(output.data, status=201 if outcome.created else 200)

@@ -9,6 +9,8 @@
   ``not_changeable``.
 - 413 ``too_large``, 415 ``unsupported_media_type``: the body is not a small JSON document.
 - 429 ``throttled``, with Retry-After.
+- 503 ``payments_unavailable``: a deposit is due and Stripe could not open its checkout;
+  nothing stays booked and the time is offered again.
 
 Anything else is a bug: it is not caught here, so it fails loudly as a 500.
 """
@@ -84,6 +86,11 @@ ERROR_RESPONSES = {
     413: OpenApiResponse(ErrorSerializer, "The body is too large."),
     415: OpenApiResponse(ErrorSerializer, "The body is not JSON."),
     429: OpenApiResponse(ErrorSerializer, "Too many requests; see Retry-After."),
+    503: OpenApiResponse(
+        ErrorSerializer,
+        "A deposit is due and payments are unavailable: nothing was booked, the time is "
+        "offered again; try again shortly (code `payments_unavailable`).",
+    ),
 }
 
 

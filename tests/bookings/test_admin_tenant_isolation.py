@@ -7,6 +7,7 @@ businesses, A and B, one row of every model each, and signs in as A's owner.
 """
 
 from dataclasses import dataclass
+from decimal import Decimal
 
 import pytest
 from django.contrib import admin
@@ -31,6 +32,7 @@ from bookings.models import (
     Service,
     SlotHold,
 )
+from payments.models import Payment, PaymentStatus, Refund, WebhookEvent
 from tests.factories import (
     AppointmentEventFactory,
     AppointmentFactory,
@@ -54,6 +56,10 @@ SCOPED_ADMINS = {
     if hasattr(model, "business_path")
 }
 SCOPED_MODELS = sorted(SCOPED_ADMINS, key=lambda model: model._meta.label_lower)
+# The apps whose pages show a business's rows; in them, only Ordina's own audit of Stripe's
+# deliveries belongs to no business (operators read it, owners never see it).
+TENANT_APPS = {"bookings", "payments"}
+OPERATORS_ONLY = {WebhookEvent}
 UNSCOPED_MODELS = sorted(
     (model for model in admin.site._registry if model not in SCOPED_ADMINS),
     key=lambda model: model._meta.label_lower,
@@ -89,10 +95,23 @@ class Tenant:
 
 def tenant_with_one_of_everything() -> Tenant:
     """A business, its owner, and one row of each tenant model. The service and client rows are
-    referenced by nothing, so an allowed delete of them is not blocked by the appointment."""
+    referenced by nothing, so an allowed delete of them is not blocked by the appointment. The
+    payment and refund rows are written directly: their pages only read them."""
     business = BusinessFactory()
     ownership = MembershipFactory(business=business, role=Role.OWNER)
     appointment = AppointmentFactory(business=business)
+    payment = Payment.objects.create(
+        business=business,
+        appointment=appointment,
+        amount=Decimal("12.00"),
+        currency=business.currency,
+        status=PaymentStatus.PARTIALLY_REFUNDED,
+        paid_at=timezone.now(),
+        amount_refunded=Decimal("2.00"),
+        checkout_session_id=f"cs_test_{business.slug}",
+        payment_intent_id=f"pi_test_{business.slug}",
+        expires_at=timezone.now(),
+    )
     rows = {
         Business: business,
         Membership: ownership,
@@ -107,6 +126,15 @@ def tenant_with_one_of_everything() -> Tenant:
             business=business, url=f"https://calendar.example/{business.slug}.ics"
         ),
         SlotHold: SlotHoldFactory(business=business),
+        Payment: payment,
+        Refund: Refund.objects.create(
+            business=business,
+            payment=payment,
+            amount=Decimal("2.00"),
+            stripe_refund_id=f"re_test_{business.slug}",
+            idempotency_key=f"ordina-refund-test-{business.slug}",
+            actor="owner:1",
+        ),
     }
     return Tenant(business=business, owner=ownership.user, rows=rows)
 
@@ -142,7 +170,7 @@ def model_choice_fields(response) -> list[ModelChoiceField]:
 
 
 def appointment_form_data(appointment: Appointment, **changes) -> dict:
-    """What the change form posts for ``appointment`` (one without history rows)."""
+    """What the change form posts for ``appointment`` (one without history or reminder rows)."""
     starts_at = timezone.localtime(appointment.starts_at)
     ends_at = timezone.localtime(appointment.ends_at)
     data = {
@@ -160,6 +188,10 @@ def appointment_form_data(appointment: Appointment, **changes) -> dict:
         "events-INITIAL_FORMS": "0",
         "events-MIN_NUM_FORMS": "0",
         "events-MAX_NUM_FORMS": "0",
+        "reminders-TOTAL_FORMS": "0",
+        "reminders-INITIAL_FORMS": "0",
+        "reminders-MIN_NUM_FORMS": "0",
+        "reminders-MAX_NUM_FORMS": "0",
         "_save": "Save",
     }
     return data | changes
@@ -169,11 +201,14 @@ def appointment_form_data(appointment: Appointment, **changes) -> dict:
 
 
 @pytest.mark.django_db
-def test_matrix_covers_every_registered_bookings_model(tenant_a):
-    registered = {model for model in admin.site._registry if model._meta.app_label == "bookings"}
+def test_matrix_covers_every_registered_tenant_model(tenant_a):
+    registered = {
+        model for model in admin.site._registry if model._meta.app_label in TENANT_APPS
+    } - OPERATORS_ONLY
 
     assert set(SCOPED_MODELS) == registered
     assert set(tenant_a.rows) == registered
+    assert {Payment, Refund} <= registered
 
 
 @pytest.mark.django_db

@@ -31,6 +31,7 @@ def test_booking_answers_201_with_the_appointment_and_its_management_link(api, s
         "currency": "EUR",
         "manage_token": body["manage_token"],
         "manage_url": f"/api/v1/manage/{body['manage_token']}/",
+        "payment": None,  # the salon asks no deposit
     }
     assert appointment.manage_token_hash == token_hash(body["manage_token"])
     assert appointment.client.email == "ana@example.com"
