@@ -164,6 +164,8 @@ def verify_webhook(payload: bytes, signature: str | None) -> VerifiedEvent:
     except ValueError as error:
         raise WebhookSignatureInvalid(f"the body is not a Stripe event: {error}") from error
     plain = event.to_dict()
+    if not plain.get("id") or not plain.get("type"):
+        raise WebhookSignatureInvalid("the signed body is not a Stripe event (no id or type)")
     return VerifiedEvent(
         id=plain["id"],
         type=plain["type"],

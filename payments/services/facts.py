@@ -52,14 +52,15 @@ def apply_payment_facts(
         current.status = status_of(facts)
         current.save()
         appointment = current.appointment
+        # The appointment as the booking service left it, so the caller reads its new status.
         if before in (PaymentStatus.PENDING, PaymentStatus.EXPIRED, PaymentStatus.FAILED) and (
             facts.paid_at is not None
         ):
-            appointment_confirm_deposit(
+            current.appointment = appointment_confirm_deposit(
                 appointment=appointment, actor=source, data={"payment": current.pk}
             )
         elif current.status in (PaymentStatus.EXPIRED, PaymentStatus.FAILED):
-            appointment_release_unpaid(
+            current.appointment = appointment_release_unpaid(
                 appointment=appointment, actor=source, data={"payment": current.pk}
             )
     return current

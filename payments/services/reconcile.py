@@ -9,7 +9,7 @@ from django.utils import timezone
 from payments import stripe_api
 from payments.models import Payment, PaymentStatus
 
-from .facts import apply_payment_facts
+from .facts import PaymentMismatch, apply_payment_facts
 from .webhooks import _check_session
 
 RECONCILE_AFTER = dt.timedelta(minutes=5)
@@ -68,11 +68,18 @@ def reconcile_pending(*, now: dt.datetime | None = None) -> Reconciliation:
 
 def release_unpaid_expired(*, now: dt.datetime | None = None) -> int:
     """The backstop to checkout.session.expired: payments still pending past their hold are
-    expired and their appointments released. Returns how many."""
+    expired and their appointments released. Stripe is asked first, so a client who paid at
+    the last moment (its webhook still on the way) keeps the appointment; a payment Stripe
+    cannot be asked about is left for the next sweep. Returns how many were released."""
     now = now or timezone.now()
     overdue = Payment.objects.filter(status=PaymentStatus.PENDING, expires_at__lte=now)
     released = 0
     for payment in overdue:
-        after = apply_payment_facts(payment, source="sweep", expired_at=now)
-        released += after.status == PaymentStatus.EXPIRED
+        try:
+            payment = payment_verify(payment, now=now)
+        except (stripe_api.StripeUnavailable, PaymentMismatch):
+            continue
+        if payment.status == PaymentStatus.PENDING:
+            payment = apply_payment_facts(payment, source="sweep", expired_at=now)
+        released += payment.status == PaymentStatus.EXPIRED
     return released

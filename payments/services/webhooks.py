@@ -51,8 +51,12 @@ def webhook_receive(payload: bytes, signature: str | None) -> WebhookReceipt:
             )
             _process(event)
     except IntegrityError:
-        # Already stored by an earlier (or concurrent, now committed) delivery.
-        return WebhookReceipt(WebhookEvent.objects.get(stripe_event_id=verified.id), True)
+        # Already stored by an earlier (or concurrent, now committed) delivery; any other
+        # integrity error is a bug and surfaces as one.
+        earlier = WebhookEvent.objects.filter(stripe_event_id=verified.id).first()
+        if earlier is None:
+            raise
+        return WebhookReceipt(earlier, True)
     return WebhookReceipt(event, False)
 
 
@@ -125,11 +129,16 @@ def _payment_for(obj: dict[str, Any], *, id_field: str, id_key: str = "id") -> P
     """Our payment for a Stripe object: by the metadata we attached, else by its id."""
     reference = (obj.get("metadata") or {}).get("ordina_payment")
     if reference and str(reference).isdigit():
-        return Payment.objects.get(pk=int(reference))
-    stripe_id = obj.get(id_key)
-    if not stripe_id:
+        field, value = "pk", reference
+    else:
+        field, value = id_field, obj.get(id_key)
+    if not value:
         raise PaymentMismatch("the event names no payment of ours")
-    return Payment.objects.get(**{id_field: stripe_id})
+    try:
+        return Payment.objects.get(**{field: value})
+    except Payment.DoesNotExist:
+        # Perhaps not yet: an event can arrive before we stored the id; replay it then.
+        raise PaymentMismatch(f"no payment of ours has {field} {value}") from None
 
 
 def _check_session(payment: Payment, session: dict[str, Any], livemode: bool) -> None:
@@ -157,6 +166,9 @@ def _check_money(
         )
     if livemode != payment.livemode:
         raise PaymentMismatch(f"livemode {livemode} does not match payment {payment.pk}")
-    is_intent = obj.get("object") == "payment_intent"
-    if is_intent and payment.payment_intent_id and obj.get("id") != payment.payment_intent_id:
-        raise PaymentMismatch(f"intent {obj.get('id')} is not payment {payment.pk}'s")
+    # A refunded charge reports the payment paid too, so its intent is checked like an intent's.
+    kind = obj.get("object")
+    intent = obj.get("id") if kind == "payment_intent" else obj.get("payment_intent")
+    is_ours = not payment.payment_intent_id or intent == payment.payment_intent_id
+    if kind in ("payment_intent", "charge") and not is_ours:
+        raise PaymentMismatch(f"intent {intent} is not payment {payment.pk}'s")
