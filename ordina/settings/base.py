@@ -138,6 +138,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "reconcile-payments": {"task": "reminders.tasks.reconcile_payments", "schedule": 300.0},
     "sync-calendars": {"task": "reminders.tasks.sync_calendars", "schedule": 900.0},
 }
+# A dispatcher's claim on due reminders: a claim older than this (its worker died) is taken
+# again. It must outlast sending one batch, or a slow batch is sent twice.
+REMINDERS_LEASE_SECONDS = env.int("REMINDERS_LEASE_SECONDS", default=300)
 
 # --- connected calendars -------------------------------------------------------------------
 # Feeds are owner-supplied URLs fetched by the server: only public addresses unless allowed.

@@ -4,6 +4,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
 from .base import DATABASES, env
+from .mail import mailer_from_url
 
 SECRET_KEY = env.str("SECRET_KEY", default="ordina-test-only-not-a-secret")
 DEBUG = False
@@ -20,5 +21,18 @@ if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="redis://127.0.0.1:6379/15")
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast logins in tests
 MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
+# A real Celery worker is another process: its mail cannot land in this process's outbox. The
+# worker tests start it with TEST_EMAIL_URL (a filemail:// directory the test reads) and, to
+# stall delivery where a test kills the worker, TEST_EMAIL_BACKEND (a subclass taking the same
+# options). A developer's EMAIL_URL is never honoured here, so tests cannot send real mail.
+if test_mail_url := env.str("TEST_EMAIL_URL", default=""):
+    MAILERS = {"default": mailer_from_url(test_mail_url)}
+    MAILERS["default"]["BACKEND"] = env.str(
+        "TEST_EMAIL_BACKEND", default=MAILERS["default"]["BACKEND"]
+    )
 # The calendar tests serve their feeds from 127.0.0.1; one test turns the guard back on.
 CALENDAR_FEEDS_ALLOW_PRIVATE_ADDRESSES = True
+# No test reaches the internet: Stripe calls go to a closed local port unless a test's fake
+# Stripe server (tests/payments/fake_stripe.py) takes its place.
+STRIPE_API_BASE = env.str("STRIPE_API_BASE", default="http://127.0.0.1:9")
+STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY", default="sk_test_ordina_unset")

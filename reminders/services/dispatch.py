@@ -11,6 +11,8 @@ import datetime as dt
 import logging
 from dataclasses import dataclass
 
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -21,7 +23,6 @@ from reminders.models import Reminder, ReminderStatus
 logger = logging.getLogger(__name__)
 
 BATCH = 200
-LEASE = dt.timedelta(minutes=5)
 MAX_ATTEMPTS = 5
 RETRY_AFTER = dt.timedelta(minutes=2)  # times the attempts so far
 
@@ -34,10 +35,12 @@ class DispatchResult:
 
 
 def claim_due(
-    *, now: dt.datetime | None = None, batch: int = BATCH, lease: dt.timedelta = LEASE
+    *, now: dt.datetime | None = None, batch: int = BATCH, lease: dt.timedelta | None = None
 ) -> list[int]:
-    """Claim up to ``batch`` due rows (and rows whose claim lapsed) for this dispatcher."""
+    """Claim up to ``batch`` due rows (and rows whose claim lapsed) for this dispatcher. The
+    lease (REMINDERS_LEASE_SECONDS by default) must outlast sending one batch."""
     now = now or timezone.now()
+    lease = lease or dt.timedelta(seconds=settings.REMINDERS_LEASE_SECONDS)
     with transaction.atomic():
         ids = list(
             Reminder.objects.select_for_update(skip_locked=True)
@@ -77,6 +80,21 @@ def send_claimed(ids: list[int], *, now: dt.datetime | None = None) -> tuple[int
                 status=ReminderStatus.PENDING if retry else ReminderStatus.FAILED,
                 due_at=now + RETRY_AFTER * reminder.attempts if retry else reminder.due_at,
                 last_error=str(problem),
+                lease_until=None,
+                updated_at=now,
+            )
+            continue
+        except SoftTimeLimitExceeded:
+            raise  # out of time: the rest keep their claim and are taken again after the lease
+        except Exception as problem:
+            # A bug, or an error type delivery does not know (a provider SDK's): without this
+            # the rest of the batch would stay claimed and the row would stop every later batch
+            # it is in. Never retried: the message may have left.
+            logger.exception("reminders: delivering %s raised", reminder.pk)
+            failed += 1
+            Reminder.objects.filter(pk=reminder.pk).update(
+                status=ReminderStatus.FAILED,
+                last_error=f"{type(problem).__name__}: {problem}",
                 lease_until=None,
                 updated_at=now,
             )

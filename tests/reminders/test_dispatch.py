@@ -142,3 +142,21 @@ def test_claiming_costs_the_same_queries_whatever_the_backlog(haircut):
     large_backlog = queries_to_claim()
 
     assert small_backlog == large_backlog
+
+
+def test_an_unexpected_error_fails_its_row_and_the_rest_of_the_batch_is_sent(haircut, monkeypatch):
+    first, second = book(haircut, "10:00"), book(haircut, "14:00", email="bea@example.com")
+    real_deliver = __import__("reminders.delivery", fromlist=["deliver"]).deliver
+
+    def deliver_but_break_on_ana(reminder):
+        if reminder.appointment.client.email == "ana@example.com":
+            raise RuntimeError("provider library bug")
+        real_deliver(reminder)
+
+    monkeypatch.setattr("reminders.services.dispatch.deliver", deliver_but_break_on_ana)
+
+    dispatch_due(now=NOW)
+
+    assert confirmation_of(first).status == ReminderStatus.FAILED
+    assert "provider library bug" in confirmation_of(first).last_error
+    assert confirmation_of(second).status == ReminderStatus.SENT
