@@ -80,18 +80,42 @@ def appointment_reschedule(
                     "updated_at",
                 ]
             )
-            AppointmentEvent.objects.create(
-                business_id=current.business_id,
-                appointment=current,
-                kind=AppointmentEventKind.RESCHEDULED,
+            _record(
+                current,
+                AppointmentEventKind.RESCHEDULED,
                 actor=actor,
                 data={"from": moved_from.isoformat(), "to": new_start.isoformat(), "seat": seat},
+                now=now,
             )
-            reminders_sync(current, now=now)
     except (SlotUnavailable, IntegrityError):
         raise SlotUnavailable(
             nearest_alternatives(service, new_start, now=now, excluding_appointment=appointment.pk)
         ) from None
+    return current
+
+
+def _record(
+    current: Appointment,
+    kind: str,
+    *,
+    actor: str,
+    status: str | None = None,
+    data: dict | None = None,
+    now: dt.datetime | None = None,
+) -> Appointment:
+    """Under the row lock: set the new status (if any), write the history row, and bring the
+    reminders in step — the same three steps for every change of an appointment's state."""
+    if status is not None and status != current.status:
+        current.status = status
+        current.save(update_fields=["status", "updated_at"])
+    AppointmentEvent.objects.create(
+        business_id=current.business_id,
+        appointment=current,
+        kind=kind,
+        actor=actor,
+        data=data or {},
+    )
+    reminders_sync(current, now=now)
     return current
 
 
@@ -108,17 +132,14 @@ def appointment_cancel(
         current = _locked(appointment)
         if refusal := change_refusal(current.status, current.starts_at, now):
             raise AppointmentNotChangeable(refusal)
-        current.status = AppointmentStatus.CANCELLED
-        current.save(update_fields=["status", "updated_at"])
-        AppointmentEvent.objects.create(
-            business_id=current.business_id,
-            appointment=current,
-            kind=AppointmentEventKind.CANCELLED,
+        return _record(
+            current,
+            AppointmentEventKind.CANCELLED,
             actor=actor,
+            status=AppointmentStatus.CANCELLED,
             data={"reason": reason} if reason else {},
+            now=now,
         )
-        reminders_sync(current, now=now)
-    return current
 
 
 def appointment_confirm_deposit(
@@ -128,18 +149,15 @@ def appointment_confirm_deposit(
     (already confirmed, released meanwhile) is left as it is and recorded."""
     with transaction.atomic():
         current = _locked(appointment)
-        if current.status == AppointmentStatus.PENDING_PAYMENT:
-            current.status = AppointmentStatus.CONFIRMED
-            current.save(update_fields=["status", "updated_at"])
-        AppointmentEvent.objects.create(
-            business_id=current.business_id,
-            appointment=current,
-            kind=AppointmentEventKind.PAID,
+        awaiting = current.status == AppointmentStatus.PENDING_PAYMENT
+        status_after = AppointmentStatus.CONFIRMED if awaiting else current.status
+        return _record(
+            current,
+            AppointmentEventKind.PAID,
             actor=actor,
-            data={"status_after": current.status, **(data or {})},
+            status=status_after,
+            data={"status_after": status_after, **(data or {})},
         )
-        reminders_sync(current)
-    return current
 
 
 def appointment_release_unpaid(
@@ -151,17 +169,13 @@ def appointment_release_unpaid(
         current = _locked(appointment)
         if current.status != AppointmentStatus.PENDING_PAYMENT:
             return current
-        current.status = AppointmentStatus.EXPIRED
-        current.save(update_fields=["status", "updated_at"])
-        AppointmentEvent.objects.create(
-            business_id=current.business_id,
-            appointment=current,
-            kind=AppointmentEventKind.EXPIRED,
+        return _record(
+            current,
+            AppointmentEventKind.EXPIRED,
             actor=actor,
-            data=data or {},
+            status=AppointmentStatus.EXPIRED,
+            data=data,
         )
-        reminders_sync(current)
-    return current
 
 
 OUTCOMES: dict[str, str] = {
@@ -186,13 +200,4 @@ def appointment_record_outcome(
             raise AppointmentNotChangeable("The visit has not started yet.")
         if current.status == outcome:
             return current
-        current.status = outcome
-        current.save(update_fields=["status", "updated_at"])
-        AppointmentEvent.objects.create(
-            business_id=current.business_id,
-            appointment=current,
-            kind=OUTCOMES[outcome],
-            actor=actor,
-        )
-        reminders_sync(current, now=now)
-    return current
+        return _record(current, OUTCOMES[outcome], actor=actor, status=outcome, now=now)
