@@ -1,0 +1,92 @@
+"""Reply guards: the model's draft reply checked against the facts of this turn.
+
+The model narrates; the core decides. Before a reply reaches the client, each guard compares the
+draft with the ledger of what the core actually did this turn (`TurnFacts`) and rewrites what the
+facts do not support, recording every rewrite for the audit log.
+
+Pure: no database, no clock, no settings. "Today" is a fact the core hands over (or not); when it
+is absent, relative days ("tomorrow") cannot be checked and are therefore removed.
+
+Decisions worth knowing:
+- Weekday names are dates. "We are open Monday to Friday" survives only if the core handed over
+  a Monday and a Friday this turn; opening hours belong in the knowledge base, not in a free reply.
+- A sentence that carries an unsupported date, a premature payment mention or an internal
+  mechanic is dropped whole: cutting a span out of it would leave a broken sentence.
+- Amounts are recognised only with a currency marker ("$85", "85 EUR", "85 euros"), so times
+  ("14.00") and counts ("2 people") are never taken for prices.
+- When a guard drops everything, the reply becomes the core's real next step.
+
+Known limits (deliberate, covered by the knowledge base and the gates rather than here):
+- Missed: weekday abbreviations ("Tue", "Sat" are ordinary words too), spelled-out times ("three
+  o'clock in the afternoon"), bare amounts without a currency ("it's 85"), claims phrased
+  without the listed words ("it's in the calendar"), claims hidden behind a conditional word
+  within four words before them ("if you wondered, it's confirmed").
+- Over-eager: "at 3" followed by a noun ("at 3 locations") and "1/2" read as times/dates;
+  "the tool"/"the model" in their everyday sense are dropped as internal mechanics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from agent.guards.claims import (
+    completion_claims_guard,
+    payment_talk_guard,
+    required_fields_guard,
+)
+from agent.guards.dates import dates_guard
+from agent.guards.ledger import (
+    FALLBACK_NEXT_STEP,
+    GuardedReply,
+    GuardResult,
+    Price,
+    Rewrite,
+    TurnFacts,
+)
+from agent.guards.mechanics import internal_mechanics_guard
+from agent.guards.prices import format_price, prices_guard
+
+Guard = Callable[[str, TurnFacts], GuardResult]
+
+# Order matters: the honest rewrites of the early guards may quote the next step, which the later
+# guards still scrub; prices run before dates so an amount is never read as a time.
+GUARDS: tuple[tuple[str, Guard], ...] = (
+    ("required_fields", required_fields_guard),
+    ("completion_claims", completion_claims_guard),
+    ("payment_talk", payment_talk_guard),
+    ("prices", prices_guard),
+    ("dates", dates_guard),
+    ("internal_mechanics", internal_mechanics_guard),
+)
+
+
+def guard_reply(
+    draft: str, facts: TurnFacts, guards: Iterable[tuple[str, Guard]] = GUARDS
+) -> GuardedReply:
+    text = draft
+    rewrites: list[Rewrite] = []
+    for _name, guard in guards:
+        result = guard(text, facts)
+        text = result.text
+        rewrites.extend(result.rewrites)
+    return GuardedReply(text=text.strip() or facts.next_step_text(), rewrites=rewrites)
+
+
+__all__ = [
+    "FALLBACK_NEXT_STEP",
+    "GUARDS",
+    "Guard",
+    "GuardResult",
+    "GuardedReply",
+    "Price",
+    "Rewrite",
+    "TurnFacts",
+    "completion_claims_guard",
+    "dates_guard",
+    "format_price",
+    "guard_reply",
+    "internal_mechanics_guard",
+    "payment_talk_guard",
+    "prices_guard",
+    "required_fields_guard",
+]

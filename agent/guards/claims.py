@@ -1,0 +1,135 @@
+"""Claims of completion, confirmations while details are missing, payment talk ahead of its stage.
+
+Each guard believes only the ledger: a record the core reported this turn, never the draft's
+confidence (the "Confirm" incident: a client typed "Confirm" and the model claimed a booking).
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.guards.ledger import GuardResult, Rewrite, TurnFacts
+from agent.guards.sentences import drop_sentences, human_list, join_sentences, sentences
+
+# --------------------------------------------------------------------------- (5) missing fields
+
+_CONFIRMATION_TALK = re.compile(
+    r"\b(confirm(ed|s|ing|ation)?|booked|reserved|all set|you['’]?re in|you are in|"
+    r"lock(ed)? (it|that|this|you) in|finali[sz]e[sd]?|good to go)\b",
+    re.IGNORECASE,
+)
+
+
+def required_fields_guard(reply: str, facts: TurnFacts) -> GuardResult:
+    """No confirmation, offered or claimed, while the client's required details are missing."""
+    if not facts.missing_fields or not _CONFIRMATION_TALK.search(reply):
+        return GuardResult(reply)
+    after = f"Before I can book this for you, I still need your {human_list(facts.missing_fields)}."
+    reason = f"confirmation while missing: {', '.join(facts.missing_fields)}"
+    return GuardResult(after, [Rewrite("required_fields", reason, reply, after)])
+
+
+# --------------------------------------------------------------------------- (1) completion claims
+
+_BOOKING_CLAIM = re.compile(
+    r"\b(confirmed|booked|reserved|scheduled|all set|you['’]?re in|you are in|"
+    r"locked (it|that|this|you) in|good to go|all sorted|is sorted|went through|gone through|"
+    r"finali[sz]ed|see you (then|on|at|tomorrow|soon|next|this|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b",
+    re.IGNORECASE,
+)
+_PAYMENT_CLAIM = re.compile(
+    r"\b(paid|payment (has been |was |is )?(received|complete|completed|successful|confirmed|"
+    r"went through|processed)|received your (payment|deposit)|deposit (has been |was |is )?"
+    r"(received|taken|charged)|charged)\b",
+    re.IGNORECASE,
+)
+_MESSAGE_CLAIM = re.compile(
+    r"\b(sent|resent|re-sent|emailed|texted|in your inbox|check your (email|inbox|phone))\b",
+    re.IGNORECASE,
+)
+# A claim word closely preceded by one of these is a denial, a condition or a future, not a claim.
+# Modals count only with "be"/"get" ("will be confirmed"): "I can confirm it's booked" is a claim.
+_NOT_A_CLAIM = re.compile(
+    r"\b(not|nothing|never|once|when|after|until|unless|if|before|pending|as soon as|hope)\b"
+    r"|n['’]t\b"
+    r"|(\b(will|would|can|could|shall|should|must|might|to|needs?)|['’]ll)\s+(be|get|become)\b",
+    re.IGNORECASE,
+)
+_EMPHASIS = re.compile(r"\b(once again|yet again|again)\b", re.IGNORECASE)
+_CLAIM_WINDOW_WORDS = 4
+
+_HONEST = {
+    "booking": "Nothing is booked yet.",
+    "payment": "I can't see a completed payment yet.",
+    "message": "Nothing has been sent yet.",
+}
+
+
+def _is_claim(sentence: str, pattern: re.Pattern[str]) -> bool:
+    for match in pattern.finditer(sentence):
+        before = _EMPHASIS.sub("", sentence[: match.start()]).split()[-_CLAIM_WINDOW_WORDS:]
+        if not _NOT_A_CLAIM.search(" ".join(before)):
+            return True
+    return False
+
+
+def completion_claims_guard(reply: str, facts: TurnFacts) -> GuardResult:
+    """ "Confirmed", "paid", "sent" stand only on a record the core reported this turn."""
+    checks = [
+        ("booking", _BOOKING_CLAIM, facts.booking_confirmed),
+        ("payment", _PAYMENT_CLAIM, facts.payment_verified),
+        ("message", _MESSAGE_CLAIM, facts.message_sent),
+    ]
+    kept_before: list[str] = []  # a greeting before the claim stays in front of the truth
+    kept: list[str] = []
+    denied: list[str] = []
+    rewrites: list[Rewrite] = []
+    for sentence in sentences(reply):
+        unsupported = [
+            kind
+            for kind, pattern, recorded in checks
+            if not recorded and _is_claim(sentence, pattern)
+        ]
+        if not unsupported:
+            (kept if rewrites else kept_before).append(sentence)
+            continue
+        for kind in unsupported:
+            if kind not in denied:
+                denied.append(kind)
+        reason = f"{'/'.join(unsupported)} claimed without a record"
+        rewrites.append(Rewrite("completion_claims", reason, sentence, ""))
+    if not rewrites:
+        return GuardResult(reply)
+    honest = " ".join(_HONEST[kind] for kind in denied)
+    next_step = facts.next_step_text()
+    after = join_sentences([*kept_before, f"{honest[:-1]} — {next_step}", *kept])
+    rewrites[-1] = Rewrite("completion_claims", rewrites[-1].reason, rewrites[-1].before, after)
+    return GuardResult(after, rewrites)
+
+
+# --------------------------------------------------------------------------- (4) payment talk
+
+_PAYMENT_TALK = re.compile(
+    r"\b(deposit|pay|paying|payment|payments|prepay|prepayment|checkout|invoice|"
+    r"(credit|debit|bank) card|card (details|number)|stripe|pay(ment)? link)\b",
+    re.IGNORECASE,
+)
+
+
+def payment_talk_guard(reply: str, facts: TurnFacts) -> GuardResult:
+    """Payment is mentioned only once the core has asked for it; before that, the next step."""
+    if facts.payment_requested or facts.payment_verified:
+        return GuardResult(reply)
+    result = drop_sentences(
+        reply,
+        facts,
+        "payment_talk",
+        lambda s: "payment talk before the payment stage" if _PAYMENT_TALK.search(s) else None,
+    )
+    if not result.rewrites:
+        return result
+    next_step = facts.next_step_text()
+    if next_step in result.text:
+        return result
+    return GuardResult(join_sentences([result.text, next_step]), result.rewrites)

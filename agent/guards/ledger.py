@@ -1,0 +1,67 @@
+"""The facts of one turn, as the core handed them over, and the record of what a guard rewrote."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+FALLBACK_NEXT_STEP = "How can I help you with your booking?"
+
+
+@dataclass(frozen=True)
+class Price:
+    amount: Decimal
+    currency: str  # ISO 4217, e.g. "EUR"
+
+
+@dataclass(frozen=True)
+class TurnFacts:
+    """What the core established this turn: the only authority a reply may narrate."""
+
+    zone: str = "UTC"
+    language: str = "en"
+    today: date | None = None  # the business-local date, handed over by the core
+    datetimes: tuple[datetime, ...] = ()  # aware; slots, held time, booked time
+    prices: tuple[Price, ...] = ()
+    booking_confirmed: bool = False  # a confirmed booking record exists
+    payment_verified: bool = False  # a charge verified paid by the payment provider
+    message_sent: bool = False  # an email/SMS was actually sent this turn
+    missing_fields: tuple[str, ...] = ()  # e.g. ("name", "email")
+    payment_requested: bool = False  # the conversation reached the payment stage
+    next_step: str = ""  # the real next step, in the business's words
+
+    def __post_init__(self) -> None:
+        for moment in self.datetimes:
+            if moment.tzinfo is None or moment.utcoffset() is None:
+                raise ValueError(f"naive datetime handed to the reply guards: {moment!r}")
+
+    def local_datetimes(self) -> list[datetime]:
+        zone = ZoneInfo(self.zone)
+        return [moment.astimezone(zone) for moment in self.datetimes]
+
+    def next_step_text(self) -> str:
+        return self.next_step.strip() or FALLBACK_NEXT_STEP
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """One change a guard made, for the audit log."""
+
+    guard: str
+    reason: str
+    before: str
+    after: str
+
+
+@dataclass(frozen=True)
+class GuardResult:
+    text: str
+    rewrites: list[Rewrite] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class GuardedReply:
+    text: str
+    rewrites: list[Rewrite]
