@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 
-.PHONY: venv demo run worker beat test check lint types migrations-check services clean
+.PHONY: capstone venv demo run worker beat test check lint types migrations-check services clean
 
 $(INSTALLED): pyproject.toml
 	@test -x $(PY) || "$$(scripts/find-python)" -m venv $(VENV)
@@ -51,3 +51,11 @@ test: services check
 
 clean:
 	rm -rf $(VENV) var
+
+# The module's capstone on Ordina: a fresh SQLite database, its world, its twelve proposals.
+CAPSTONE_DB := var/capstone.sqlite3
+
+capstone: venv
+	@mkdir -p var && rm -f $(CAPSTONE_DB)
+	@DATABASE_URL=sqlite:///$(CAPSTONE_DB) $(PY) manage.py migrate --noinput -v 0
+	@DATABASE_URL=sqlite:///$(CAPSTONE_DB) $(PY) manage.py capstone

@@ -40,6 +40,9 @@ ROLE_GRANTS: Mapping[str, Mapping[str, frozenset[Action]]] = {
         # Payments' rows are never edited by hand; CHANGE here means "may refund".
         "payments.payment": frozenset({Action.VIEW, Action.CHANGE}),
         "payments.refund": READ,
+        # The assistant's grants are the owner's decision; its audit log is only ever read.
+        "agent.agentgrant": FULL,
+        "agent.auditentry": READ,
     },
     "staff": {
         "bookings.business": READ,
@@ -54,12 +57,14 @@ ROLE_GRANTS: Mapping[str, Mapping[str, frozenset[Action]]] = {
         "bookings.appointmentevent": READ,
         "reminders.reminder": READ,
         "reminders.remindersetting": READ,
+        "agent.agentgrant": READ,
+        "agent.auditentry": READ,
     },
 }
 
 # Audit data Ordina's operators browse across every business, and only read.
 OPERATOR_READABLE: frozenset[str] = frozenset(
-    {"bookings.appointmentevent", "payments.webhookevent"}
+    {"bookings.appointmentevent", "payments.webhookevent", "agent.auditentry"}
 )
 
 

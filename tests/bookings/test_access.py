@@ -79,7 +79,11 @@ def test_anything_not_in_the_table_is_refused(role, model_label, action):
 
 
 def test_operators_may_only_view_audit_data():
-    assert set(OPERATOR_READABLE) == {"bookings.appointmentevent", "payments.webhookevent"}
+    assert set(OPERATOR_READABLE) == {
+        "bookings.appointmentevent",
+        "payments.webhookevent",
+        "agent.auditentry",
+    }
     for label in OPERATOR_READABLE:
         assert operator_allows(label, VIEW)
         for action in (ADD, CHANGE, DELETE):

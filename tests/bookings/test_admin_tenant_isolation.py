@@ -17,6 +17,7 @@ from django.forms import ModelChoiceField
 from django.urls import reverse
 from django.utils import timezone
 
+from agent.models import AgentGrant, AuditEntry, AuditResult, AuditStage
 from bookings.access import Action, role_allows
 from bookings.models import (
     Appointment,
@@ -58,7 +59,7 @@ SCOPED_ADMINS = {
 SCOPED_MODELS = sorted(SCOPED_ADMINS, key=lambda model: model._meta.label_lower)
 # The apps whose pages show a business's rows; in them, only Ordina's own audit of Stripe's
 # deliveries belongs to no business (operators read it, owners never see it).
-TENANT_APPS = {"bookings", "payments"}
+TENANT_APPS = {"bookings", "payments", "agent"}
 OPERATORS_ONLY = {WebhookEvent}
 UNSCOPED_MODELS = sorted(
     (model for model in admin.site._registry if model not in SCOPED_ADMINS),
@@ -134,6 +135,17 @@ def tenant_with_one_of_everything() -> Tenant:
             stripe_refund_id=f"re_test_{business.slug}",
             idempotency_key=f"ordina-refund-test-{business.slug}",
             actor="owner:1",
+        ),
+        # Referenced by nothing, so an allowed delete of it is not blocked.
+        AgentGrant: AgentGrant.objects.create(business=business, action="send_message"),
+        AuditEntry: AuditEntry.objects.create(
+            business=business,
+            proposal={"action": "refund", "appointment": "A-1", "amount": "5000.00"},
+            action="refund",
+            result=AuditResult.BLOCK,
+            stage=AuditStage.POLICY,
+            reason="more than still refundable",
+            money_contained=Decimal("5000.00"),
         ),
     }
     return Tenant(business=business, owner=ownership.user, rows=rows)

@@ -1,0 +1,143 @@
+"""The platform's action menu: every command a model may propose, as a typed schema.
+
+A proposal is only ever a request. Knowing a command here does not let an agent run it (that is
+its grants, ``agent.models.AgentGrant``), and a granted command still has to pass the policy
+gate. Pure: no database, no clock.
+"""
+
+from decimal import Decimal
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
+Reference = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
+Amount = Annotated[Decimal, Field(gt=0, allow_inf_nan=False)]
+
+
+class Proposal(BaseModel):
+    """One proposed command; fields the command does not name are refused, not ignored."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# --- what a booking agent does ----------------------------------------------------------------
+
+
+class OfferSlots(Proposal):
+    service: Reference
+    day: str | None = None
+
+
+class ChooseService(Proposal):
+    service: Reference
+
+
+class HoldSlot(Proposal):
+    service: Reference
+    start: str
+
+
+class CollectContact(Proposal):
+    name: Text | None = None
+    email: Text | None = None
+    phone: Text | None = None
+
+
+class RequestConfirmation(Proposal):
+    pass
+
+
+class ConfirmBooking(Proposal):
+    pass
+
+
+class RequestPayment(Proposal):
+    appointment: Reference
+
+
+class CancelAppointment(Proposal):
+    appointment: Reference
+    reason: Text | None = None
+
+
+class RescheduleAppointment(Proposal):
+    appointment: Reference
+    start: str
+
+
+class Refund(Proposal):
+    appointment: Reference
+    amount: Amount
+
+
+class EscalateToHuman(Proposal):
+    reason: Text
+
+
+class SendMessage(Proposal):
+    text: Text
+
+
+# --- platform commands a booking agent is never granted ---------------------------------------
+
+
+class ChangePrice(Proposal):
+    product_id: Reference
+    price: Annotated[Decimal, Field(ge=0, allow_inf_nan=False)]
+
+
+class IssueStoreCredit(Proposal):
+    amount: Amount
+
+
+class MarkPaid(Proposal):
+    appointment: Reference
+
+
+class DeleteClient(Proposal):
+    client: Reference
+
+
+MENU: dict[str, type[Proposal]] = {
+    "offer_slots": OfferSlots,
+    "choose_service": ChooseService,
+    "hold_slot": HoldSlot,
+    "collect_contact": CollectContact,
+    "request_confirmation": RequestConfirmation,
+    "confirm_booking": ConfirmBooking,
+    "request_payment": RequestPayment,
+    "cancel_appointment": CancelAppointment,
+    "reschedule_appointment": RescheduleAppointment,
+    "refund": Refund,
+    "escalate_to_human": EscalateToHuman,
+    "send_message": SendMessage,
+    "change_price": ChangePrice,
+    "issue_store_credit": IssueStoreCredit,
+    "mark_paid": MarkPaid,
+    "delete_client": DeleteClient,
+}
+
+# Money or records no conversation should ever move: not grantable to a booking agent at all
+# (a database constraint on AgentGrant holds this too).
+NEVER_GRANTED: frozenset[str] = frozenset(
+    {"change_price", "issue_store_credit", "mark_paid", "delete_client"}
+)
+
+# What a new booking agent may do: the booking flow and a way out to a human. Refunds move
+# money and are granted by the owner, deliberately.
+DEFAULT_GRANTS: frozenset[str] = frozenset(
+    {
+        "offer_slots",
+        "choose_service",
+        "hold_slot",
+        "collect_contact",
+        "request_confirmation",
+        "confirm_booking",
+        "request_payment",
+        "cancel_appointment",
+        "reschedule_appointment",
+        "escalate_to_human",
+        "send_message",
+    }
+)

@@ -1,0 +1,148 @@
+"""The shell's imperative side: read the current state, run a proposal through the gates,
+execute what passed through the core's services, and write the audit entry.
+
+Money moves only in ``_execute``, and only through ``payments.services.refund_issue``, which
+checks the refund policy again under the payment's row lock — so a repeated proposal is judged
+against the state the first one left behind.
+"""
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from agent.actions import DEFAULT_GRANTS, Refund
+from agent.containment import BLOCK, EXECUTE, Outcome, proposal_label, refund_asked
+from agent.gates import (
+    APPROVED,
+    GateVerdict,
+    RefundFacts,
+    Stage,
+    Structured,
+    blocked,
+    capability_gate,
+    policy_gate,
+    structure_gate,
+)
+from agent.models import AgentGrant, AppointmentReference, AuditEntry
+from bookings.models import Appointment, Business
+from payments import stripe_api
+from payments.models import Payment
+from payments.services import RefundRefused, refund_issue
+from payments.services.refunds import refund_state
+
+AGENT_ACTOR = "agent"
+
+
+def granted_actions(*, business: Business) -> frozenset[str]:
+    return frozenset(AgentGrant.objects.filter(business=business).values_list("action", flat=True))
+
+
+def grants_set(*, business: Business, actions: frozenset[str] = DEFAULT_GRANTS) -> None:
+    """Grant exactly ``actions`` to the business's agent (the defaults unless told)."""
+    with transaction.atomic():
+        AgentGrant.objects.filter(business=business).exclude(action__in=actions).delete()
+        AgentGrant.objects.bulk_create(
+            [AgentGrant(business=business, action=action) for action in sorted(actions)],
+            ignore_conflicts=True,
+        )
+
+
+def appointment_by_reference(*, business: Business, reference: str) -> Appointment | None:
+    found = (
+        AppointmentReference.objects.filter(business=business, reference=reference)
+        .select_related("appointment__business")
+        .first()
+    )
+    return found.appointment if found else None
+
+
+def refund_facts(*, business: Business, proposal: Refund, now: dt.datetime) -> RefundFacts:
+    appointment = appointment_by_reference(business=business, reference=proposal.appointment)
+    if appointment is None:
+        return RefundFacts(state=None, now=now)
+    payment = Payment.objects.filter(appointment=appointment).first()
+    return RefundFacts(state=refund_state(appointment, payment), now=now)
+
+
+def proposal_judge(
+    *, business: Business, raw: Any, now: dt.datetime | None = None
+) -> tuple[GateVerdict, Structured | None]:
+    """The gates' verdict on ``raw`` against the current database; changes nothing."""
+    now = now or timezone.now()
+    structured = structure_gate(raw)
+    if isinstance(structured, GateVerdict):
+        return structured, None
+    verdict = capability_gate(structured.action, granted_actions(business=business))
+    if not verdict.passed:
+        return verdict, structured
+    facts = None
+    if isinstance(structured.proposal, Refund):
+        facts = refund_facts(business=business, proposal=structured.proposal, now=now)
+    return policy_gate(structured, facts), structured
+
+
+def proposal_run(
+    *,
+    business: Business,
+    raw: Any,
+    execute: bool = True,
+    conversation: str | None = None,
+    now: dt.datetime | None = None,
+) -> Outcome:
+    """Judge ``raw``; unless ``execute`` is False, carry out what passed and audit it. A dry
+    run writes nothing at all, the audit log included."""
+    now = now or timezone.now()
+    verdict, structured = proposal_judge(business=business, raw=raw, now=now)
+    moved = Decimal("0")
+    if verdict.passed and structured is not None and execute:
+        verdict, moved = _execute(business, structured, now)
+    outcome = Outcome(
+        action=proposal_label(raw),
+        result=EXECUTE if verdict.passed else BLOCK,
+        stage=verdict.stage.value if verdict.stage else "",
+        reason=verdict.reason,
+        money_moved=moved,
+        money_contained=Decimal("0") if verdict.passed else refund_asked(raw),
+    )
+    if execute:
+        AuditEntry.objects.create(
+            business=business,
+            conversation=conversation,
+            proposal=raw,
+            action=outcome.action if isinstance(raw, dict) else "",
+            result=outcome.result,
+            stage=outcome.stage,
+            reason=outcome.reason,
+            money_moved=outcome.money_moved,
+            money_contained=outcome.money_contained,
+        )
+    return outcome
+
+
+def _execute(
+    business: Business, structured: Structured, now: dt.datetime
+) -> tuple[GateVerdict, Decimal]:
+    proposal = structured.proposal
+    if isinstance(proposal, Refund):
+        appointment = appointment_by_reference(business=business, reference=proposal.appointment)
+        assert appointment is not None  # the policy gate found it a moment ago
+        try:
+            refund = refund_issue(
+                appointment=appointment,
+                amount=proposal.amount,
+                actor=AGENT_ACTOR,
+                reason="proposed by the assistant",
+                now=now,
+            )
+        except RefundRefused as refusal:
+            # The state moved between the gate and the lock (another refund won the race).
+            return blocked(Stage.POLICY, refusal.reason), Decimal("0")
+        except stripe_api.StripeUnavailable as outage:
+            return GateVerdict(False, None, f"not executed: {outage}"), Decimal("0")
+        return APPROVED, refund.amount
+    # escalate_to_human and send_message: the audit entry is their record; a human picks the
+    # escalation up from the log, and the conversation (not a batch) delivers messages.
+    return APPROVED, Decimal("0")
