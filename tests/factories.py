@@ -72,7 +72,8 @@ def staff_of(business: Business, **user_fields):
 
 def operator(**user_fields):
     user = UserFactory(**user_fields)
-    user.groups.add(Group.objects.get(name=OPERATORS_GROUP))
+    # get_or_create: a transactional test's flush removes what the data migration created.
+    user.groups.add(Group.objects.get_or_create(name=OPERATORS_GROUP)[0])
     return user
 
 
