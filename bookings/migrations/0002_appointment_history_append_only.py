@@ -1,58 +1,16 @@
-"""Make appointment history append-only in the database itself, for every writer (raw SQL, other
-services), not only for the Django model. PostgreSQL and SQLite each get their own trigger."""
+"""Make appointment history append-only in the database itself (ordina/append_only.py)."""
 
 from django.db import migrations
 
-TABLE = "bookings_appointmentevent"
-MESSAGE = "appointment history is append-only"
-
-POSTGRES_UP = f"""
-CREATE FUNCTION bookings_refuse_history_change() RETURNS trigger AS $$
-BEGIN
-    RAISE EXCEPTION '{MESSAGE}' USING ERRCODE = 'integrity_constraint_violation';
-END;
-$$ LANGUAGE plpgsql;
-CREATE TRIGGER appointment_history_append_only
-    BEFORE UPDATE OR DELETE ON {TABLE}
-    FOR EACH ROW EXECUTE FUNCTION bookings_refuse_history_change();
-"""
-POSTGRES_DOWN = f"""
-DROP TRIGGER IF EXISTS appointment_history_append_only ON {TABLE};
-DROP FUNCTION IF EXISTS bookings_refuse_history_change();
-"""
-SQLITE_UP = [
-    f"""CREATE TRIGGER appointment_history_no_update BEFORE UPDATE ON {TABLE}
-        BEGIN SELECT RAISE(ABORT, '{MESSAGE}'); END;""",
-    f"""CREATE TRIGGER appointment_history_no_delete BEFORE DELETE ON {TABLE}
-        BEGIN SELECT RAISE(ABORT, '{MESSAGE}'); END;""",
-]
-SQLITE_DOWN = [
-    "DROP TRIGGER IF EXISTS appointment_history_no_update;",
-    "DROP TRIGGER IF EXISTS appointment_history_no_delete;",
-]
-
-
-def _run(schema_editor, statements) -> None:
-    for statement in statements:
-        schema_editor.execute(statement)
-
-
-def install(apps, schema_editor) -> None:
-    vendor = schema_editor.connection.vendor
-    if vendor == "postgresql":
-        _run(schema_editor, [POSTGRES_UP])
-    elif vendor == "sqlite":
-        _run(schema_editor, SQLITE_UP)
-
-
-def remove(apps, schema_editor) -> None:
-    vendor = schema_editor.connection.vendor
-    if vendor == "postgresql":
-        _run(schema_editor, [POSTGRES_DOWN])
-    elif vendor == "sqlite":
-        _run(schema_editor, SQLITE_DOWN)
+from ordina.append_only import append_only
 
 
 class Migration(migrations.Migration):
     dependencies = [("bookings", "0001_initial")]
-    operations = [migrations.RunPython(install, remove)]
+    operations = [
+        append_only(
+            "bookings_appointmentevent",
+            name="appointment_history",
+            message="appointment history is append-only",
+        )
+    ]
