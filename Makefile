@@ -15,9 +15,14 @@ $(INSTALLED): pyproject.toml
 
 venv: $(INSTALLED)
 
+# The demo starts from a fresh embedded database each time: same salon, same conversations.
+DEMO_DB := var/ordina.sqlite3
+
 demo: venv
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py seed_demo
+	@mkdir -p var && rm -f $(DEMO_DB)
+	DATABASE_URL= $(PY) manage.py migrate --noinput -v 0
+	DATABASE_URL= $(PY) manage.py seed_demo
+	DATABASE_URL= $(PY) manage.py demo_chat
 
 run: venv
 	$(PY) manage.py runserver

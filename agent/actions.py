@@ -25,8 +25,13 @@ class Proposal(BaseModel):
 
 
 class OfferSlots(Proposal):
+    """Open slots for a service: from ``day`` (ISO date; today when absent) for a week, or only
+    between ``from_time`` and ``to_time`` (local HH:MM) when given."""
+
     service: Reference
     day: str | None = None
+    from_time: str | None = None
+    to_time: str | None = None
 
 
 class ChooseService(Proposal):

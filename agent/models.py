@@ -1,6 +1,7 @@
 """The assistant's tables: what each business's agent may propose (its grants), the references
 clients and the model use for appointments, and the append-only audit log of every proposal."""
 
+import uuid
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
@@ -9,9 +10,11 @@ from django.db import models
 from django.db.models import Q
 
 from agent.actions import MENU, NEVER_GRANTED
-from bookings.models import Appointment, Business
+from agent.conversation.states import State
+from bookings.models import Appointment, Business, Service
 from bookings.models.base import TimeStampedModel, money_field
 
+STATE_CHOICES = [(state.value, state.value.replace("_", " ")) for state in State]
 ACTION_CHOICES = [(name, name.replace("_", " ")) for name in MENU]
 
 
@@ -117,3 +120,129 @@ class AuditEntry(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValidationError("The audit log is append-only; entries are never deleted.")
+
+
+# --- conversations ------------------------------------------------------------------------------
+
+
+class Conversation(TimeStampedModel):
+    """One client's chat with a business's assistant. Every piece of booking state lives in
+    these columns, read fresh and written back by each turn under a row lock: nothing is kept
+    in a process between messages, so a restart or a week's silence loses nothing.
+
+    The client holds a random token (returned once, at the start); only its SHA-256 is stored.
+    """
+
+    business_path = "business"
+
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    business = models.ForeignKey(Business, on_delete=models.CASCADE, related_name="conversations")
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    state = models.CharField(max_length=20, choices=STATE_CHOICES, default=State.GREETING)
+    service = models.ForeignKey(
+        Service, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    offered = models.JSONField(
+        default=list, blank=True, help_text="Slot starts the assistant offered (UTC, ISO 8601)."
+    )
+    held_start = models.DateTimeField(null=True, blank=True)
+    held_until = models.DateTimeField(null=True, blank=True)
+    name = models.CharField(max_length=120, blank=True)
+    email = models.EmailField(blank=True)
+    phone = models.CharField(max_length=32, blank=True, help_text="E.164")
+    confirm_offered = models.BooleanField(
+        default=False, help_text="The client was shown the booking to confirm."
+    )
+    appointment = models.OneToOneField(
+        Appointment,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="conversation",
+    )
+    escalation_reason = models.TextField(blank=True)
+    turns = models.PositiveIntegerField(default=0)
+    # Loop breakers: consecutive turns in which the model failed, or only proposed what the
+    # gates blocked. Reset by a turn that works; at their limit a human takes over.
+    model_failures = models.PositiveIntegerField(default=0)
+    blocked_turns = models.PositiveIntegerField(default=0)
+    # While a turn's reply is being narrated (outside the transaction that executed it), the
+    # conversation is taken: a second message waits for it to finish or the lease to lapse.
+    reply_lease_until = models.DateTimeField(null=True, blank=True)
+    last_message_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["business", "state"], name="conversation_by_state")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(held_start__isnull=True, held_until__isnull=True)
+                | Q(held_start__isnull=False, held_until__isnull=False),
+                name="conversation_hold_whole",
+                violation_error_message="A held slot has both a start and an expiry.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name or 'Client'} · {self.get_state_display()}"
+
+    @property
+    def holder(self) -> str:
+        """The name this conversation's slot holds go by in the booking core."""
+        return f"conversation:{self.public_id}"
+
+
+class MessageRole(models.TextChoices):
+    CLIENT = "client", "Client"
+    ASSISTANT = "assistant", "Assistant"
+
+
+class Message(models.Model):
+    """One message of a conversation, as the client typed it or as the guards let it out."""
+
+    conversation = models.ForeignKey(
+        Conversation, on_delete=models.CASCADE, related_name="messages"
+    )
+    role = models.CharField(max_length=10, choices=MessageRole.choices)
+    text = models.TextField()
+    # What the widget shows beside an assistant's text: slots to pick, the booking to confirm,
+    # where to pay. Built by the core, never by the model.
+    choices = models.JSONField(encoder=DjangoJSONEncoder, default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["conversation", "id"], name="message_by_conversation")]
+
+    def __str__(self) -> str:
+        return f"{self.role}: {self.text[:60]}"
+
+
+class GuardRewrite(models.Model):
+    """What a reply guard changed in a draft before it reached the client. Append-only, like
+    the audit log it belongs to."""
+
+    business_path = "business"
+    append_only = True
+
+    business = models.ForeignKey(Business, on_delete=models.PROTECT, related_name="+")
+    conversation = models.CharField(max_length=64, db_index=True)
+    guard = models.CharField(max_length=40)
+    reason = models.TextField()
+    before = models.TextField()
+    after = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.guard}: {self.reason}"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise ValidationError("Guard rewrites are append-only; add a new entry instead.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValidationError("Guard rewrites are append-only; entries are never deleted.")

@@ -108,18 +108,24 @@ def proposal_run(
         money_contained=Decimal("0") if verdict.passed else refund_asked(raw),
     )
     if execute:
-        AuditEntry.objects.create(
-            business=business,
-            conversation=conversation,
-            proposal=raw,
-            action=outcome.action if isinstance(raw, dict) else "",
-            result=outcome.result,
-            stage=outcome.stage,
-            reason=outcome.reason,
-            money_moved=outcome.money_moved,
-            money_contained=outcome.money_contained,
-        )
+        audit_record(business=business, conversation=conversation, raw=raw, outcome=outcome)
     return outcome
+
+
+def audit_record(
+    *, business: Business, conversation: str | None, raw: Any, outcome: Outcome
+) -> AuditEntry:
+    return AuditEntry.objects.create(
+        business=business,
+        conversation=conversation,
+        proposal=raw,
+        action=outcome.action if isinstance(raw, dict) else "",
+        result=outcome.result,
+        stage=outcome.stage,
+        reason=outcome.reason,
+        money_moved=outcome.money_moved,
+        money_contained=outcome.money_contained,
+    )
 
 
 def _execute(
@@ -127,22 +133,32 @@ def _execute(
 ) -> tuple[GateVerdict, Decimal]:
     proposal = structured.proposal
     if isinstance(proposal, Refund):
-        appointment = appointment_by_reference(business=business, reference=proposal.appointment)
-        assert appointment is not None  # the policy gate found it a moment ago
-        try:
-            refund = refund_issue(
-                appointment=appointment,
-                amount=proposal.amount,
-                actor=AGENT_ACTOR,
-                reason="proposed by the assistant",
-                now=now,
-            )
-        except RefundRefused as refusal:
-            # The state moved between the gate and the lock (another refund won the race).
-            return blocked(Stage.POLICY, refusal.reason), Decimal("0")
-        except stripe_api.StripeUnavailable as outage:
-            return GateVerdict(False, None, f"not executed: {outage}"), Decimal("0")
-        return APPROVED, refund.amount
+        return refund_execute(business=business, proposal=proposal, now=now)
     # escalate_to_human and send_message: the audit entry is their record; a human picks the
     # escalation up from the log, and the conversation (not a batch) delivers messages.
     return APPROVED, Decimal("0")
+
+
+def refund_execute(
+    *, business: Business, proposal: Refund, now: dt.datetime
+) -> tuple[GateVerdict, Decimal]:
+    """Issue a refund the gates passed; the payments service judges it again under the
+    payment's row lock, so a refusal there is still a POLICY block."""
+    nothing = Decimal("0")
+    appointment = appointment_by_reference(business=business, reference=proposal.appointment)
+    if appointment is None:
+        return blocked(Stage.POLICY, f"appointment {proposal.appointment} does not exist"), nothing
+    try:
+        refund = refund_issue(
+            appointment=appointment,
+            amount=proposal.amount,
+            actor=AGENT_ACTOR,
+            reason="proposed by the assistant",
+            now=now,
+        )
+    except RefundRefused as refusal:
+        # The state moved between the gate and the lock (another refund won the race).
+        return blocked(Stage.POLICY, refusal.reason), nothing
+    except stripe_api.StripeUnavailable as outage:
+        return GateVerdict(False, None, f"not executed: {outage}"), nothing
+    return APPROVED, refund.amount

@@ -211,7 +211,7 @@ def main(argv: list[str]) -> None:
     from django.test import Client
     from django.test.utils import setup_test_environment
 
-    from tests.payments.fake_stripe import WEBHOOK_SECRET, event_payload, sign
+    from devtools.fake_stripe import WEBHOOK_SECRET, event_payload, sign
 
     setup_test_environment()  # lets django.test.Client's "testserver" host in
     settings.STRIPE_WEBHOOK_SECRET = WEBHOOK_SECRET

@@ -43,6 +43,10 @@ ROLE_GRANTS: Mapping[str, Mapping[str, frozenset[Action]]] = {
         # The assistant's grants are the owner's decision; its audit log is only ever read.
         "agent.agentgrant": FULL,
         "agent.auditentry": READ,
+        "agent.conversation": READ,
+        "agent.guardrewrite": READ,
+        # What the assistant may talk from: the owner's to write, as the business's own words.
+        "knowledge.knowledgesource": FULL,
     },
     "staff": {
         "bookings.business": READ,
@@ -59,12 +63,20 @@ ROLE_GRANTS: Mapping[str, Mapping[str, frozenset[Action]]] = {
         "reminders.remindersetting": READ,
         "agent.agentgrant": READ,
         "agent.auditentry": READ,
+        "agent.conversation": READ,
+        "agent.guardrewrite": READ,
+        "knowledge.knowledgesource": READ,
     },
 }
 
 # Audit data Ordina's operators browse across every business, and only read.
 OPERATOR_READABLE: frozenset[str] = frozenset(
-    {"bookings.appointmentevent", "payments.webhookevent", "agent.auditentry"}
+    {
+        "bookings.appointmentevent",
+        "payments.webhookevent",
+        "agent.auditentry",
+        "agent.guardrewrite",
+    }
 )
 
 

@@ -5,6 +5,10 @@ redirects included; a time limit for each read and for the whole answer; a size 
 connection to loopback, private, link-local or otherwise non-public addresses (checked on the
 address actually connected to, so neither a redirect nor a DNS answer can lead inside).
 Tests that serve feeds from 127.0.0.1 allow it with CALENDAR_FEEDS_ALLOW_PRIVATE_ADDRESSES.
+
+``fetch_public`` is that fence for any owner-supplied URL (the knowledge base's pages use it
+with their own Accept header, User-Agent and size cap); ``fetch_feed`` is the calendar's call.
+There is one fence: a second copy would be a second place to forget a rule.
 """
 
 import http.client
@@ -12,6 +16,7 @@ import ipaddress
 import socket
 import ssl
 import time
+from dataclasses import dataclass
 from typing import Any
 from urllib.error import HTTPError, URLError
 from urllib.parse import urlsplit
@@ -81,8 +86,8 @@ def _connect_public_only(address, *args, **kwargs) -> socket.socket:
     if not is_public_address(peer):
         sock.close()
         raise ForbiddenAddress(
-            f"{address[0]} is not a public internet address ({peer}); calendar feeds must be "
-            "published on the internet."
+            f"{address[0]} is not a public internet address ({peer}); only addresses published "
+            "on the internet are fetched."
         )
     return sock
 
@@ -133,36 +138,72 @@ def _opener() -> OpenerDirector:
     return opener
 
 
+class FetchFailed(Exception):
+    """A fetch that brought back no body; the message says why, in words an owner can act on."""
+
+
+@dataclass(frozen=True)
+class FetchedBody:
+    body: bytes
+    media_type: str  # lower-case, without parameters ("text/html"); "" when none was declared
+    charset: str | None  # as declared in Content-Type, if it was
+
+
 def fetch_feed(
     url: str, *, timeout: float = FETCH_TIMEOUT_SECONDS, max_bytes: int = MAX_FEED_BYTES
 ) -> bytes:
-    """The body of ``url``, read within ``timeout`` seconds and ``max_bytes`` bytes.
+    """The body of the calendar feed at ``url``; raises ``FeedUnreadable`` saying why not."""
+    try:
+        fetched = fetch_public(
+            url,
+            accept="text/calendar, */*;q=0.5",
+            user_agent=USER_AGENT,
+            timeout=timeout,
+            max_bytes=max_bytes,
+        )
+    except FetchFailed as failure:
+        raise FeedUnreadable(str(failure)) from failure
+    return fetched.body
 
-    Raises ``FeedUnreadable`` saying what went wrong.
-    """
+
+def fetch_public(
+    url: str, *, accept: str, user_agent: str, timeout: float, max_bytes: int
+) -> FetchedBody:
+    """The answer at ``url``, read within ``timeout`` seconds and ``max_bytes`` bytes, from a
+    public address only. Raises ``FetchFailed`` saying what went wrong."""
     if urlsplit(url).scheme.lower() not in ("http", "https"):
-        raise FeedUnreadable("the address must start with http:// or https://.")
+        raise FetchFailed("the address must start with http:// or https://.")
     request = Request(  # noqa: S310 - the scheme is checked above and by the opener
-        url, headers={"User-Agent": USER_AGENT, "Accept": "text/calendar, */*;q=0.5"}
+        url, headers={"User-Agent": user_agent, "Accept": accept}
     )
     deadline = time.monotonic() + timeout
     try:
         with _opener().open(request, timeout=timeout) as response:
             declared = response.headers.get("Content-Length", "")
             if declared.isdigit() and int(declared) > max_bytes:
-                raise FeedUnreadable(_too_large(max_bytes))
-            return _read_within(response, max_bytes=max_bytes, deadline=deadline, timeout=timeout)
+                raise FetchFailed(_too_large(max_bytes))
+            body = _read_within(response, max_bytes=max_bytes, deadline=deadline, timeout=timeout)
+            return FetchedBody(
+                body=body,
+                media_type=response.headers.get_content_type() if _declares_type(response) else "",
+                charset=response.headers.get_content_charset(),
+            )
     except ForbiddenAddress as refusal:
-        raise FeedUnreadable(str(refusal)) from refusal
+        raise FetchFailed(str(refusal)) from refusal
     except HTTPError as error:
         error.close()
-        raise FeedUnreadable(f"HTTP {error.code} {error.reason}") from error
+        raise FetchFailed(f"HTTP {error.code} {error.reason}") from error
     except URLError as error:
         if isinstance(error.reason, ForbiddenAddress):
-            raise FeedUnreadable(str(error.reason)) from error
-        raise FeedUnreadable(_describe_network_error(error.reason, url, timeout)) from error
+            raise FetchFailed(str(error.reason)) from error
+        raise FetchFailed(_describe_network_error(error.reason, url, timeout)) from error
     except (OSError, http.client.HTTPException) as error:
-        raise FeedUnreadable(_describe_network_error(error, url, timeout)) from error
+        raise FetchFailed(_describe_network_error(error, url, timeout)) from error
+
+
+def _declares_type(response: Any) -> bool:
+    # Without a Content-Type, email.message reports "text/plain": that is a guess, not a fact.
+    return response.headers.get("Content-Type") is not None
 
 
 def _read_within(response: Any, *, max_bytes: int, deadline: float, timeout: float) -> bytes:
@@ -172,9 +213,9 @@ def _read_within(response: Any, *, max_bytes: int, deadline: float, timeout: flo
     while chunk := response.read1(64 * 1024):  # whatever has arrived, not a full 64 KiB
         size += len(chunk)
         if size > max_bytes:
-            raise FeedUnreadable(_too_large(max_bytes))
+            raise FetchFailed(_too_large(max_bytes))
         if time.monotonic() > deadline:
-            raise FeedUnreadable(f"the server did not finish answering within {timeout:g} s.")
+            raise FetchFailed(f"the server did not finish answering within {timeout:g} s.")
         chunks.append(chunk)
     return b"".join(chunks)
 

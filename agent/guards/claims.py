@@ -44,6 +44,14 @@ _PAYMENT_CLAIM = re.compile(
     r"(received|taken|charged)|charged)\b",
     re.IGNORECASE,
 )
+# "Refunded", or a refund said to be done within the same sentence ("your refund of €150.00 has
+# been processed": a decimal point does not end it), or done to one ("we've issued your refund").
+_REFUND_CLAIM = re.compile(
+    r"\b(refunded|refund\b(?:[^.!?]|\.\d){0,40}?\b(processed|issued|sent|made|completed?|approved|"
+    r"done|on (its|the) way|gone through|went through)|(processed|issued|sent|made|approved)"
+    r"\s+(your|the|a)\s+refund)\b",
+    re.IGNORECASE,
+)
 _MESSAGE_CLAIM = re.compile(
     r"\b(sent|resent|re-sent|emailed|texted|in your inbox|check your (email|inbox|phone))\b",
     re.IGNORECASE,
@@ -63,6 +71,7 @@ _HONEST = {
     "booking": "Nothing is booked yet.",
     "payment": "I can't see a completed payment yet.",
     "message": "Nothing has been sent yet.",
+    "refund": "No refund has been made.",
 }
 
 
@@ -75,11 +84,13 @@ def _is_claim(sentence: str, pattern: re.Pattern[str]) -> bool:
 
 
 def completion_claims_guard(reply: str, facts: TurnFacts) -> GuardResult:
-    """ "Confirmed", "paid", "sent" stand only on a record the core reported this turn."""
+    """ "Confirmed", "paid", "sent", "refunded" stand only on a record the core reported this
+    turn."""
     checks = [
         ("booking", _BOOKING_CLAIM, facts.booking_confirmed),
         ("payment", _PAYMENT_CLAIM, facts.payment_verified),
         ("message", _MESSAGE_CLAIM, facts.message_sent),
+        ("refund", _REFUND_CLAIM, facts.refund_issued),
     ]
     kept_before: list[str] = []  # a greeting before the claim stays in front of the truth
     kept: list[str] = []

@@ -58,7 +58,7 @@ _DATE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "oclock",
         re.compile(r"\b(?P<h>1[0-2]|0?[1-9])\s*o'?\s?clock\b", re.IGNORECASE),
     ),
-    ("at_hour", re.compile(r"\bat (?P<h>1[0-2]|0?[1-9])\b(?![.,]?\d|\s*(?:%|people))")),
+    ("at_hour", re.compile(r"\bat (?P<h>1[0-2]|0?[1-9])\b(?![.,:]?\d|\s*(?:%|people))")),
     ("noon", re.compile(r"\b(?P<word>noon|midday|midnight)\b", re.IGNORECASE)),
     ("weekday", re.compile(rf"\b{_WEEKDAY}\b", re.IGNORECASE)),
     (

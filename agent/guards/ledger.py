@@ -28,6 +28,7 @@ class TurnFacts:
     booking_confirmed: bool = False  # a confirmed booking record exists
     payment_verified: bool = False  # a charge verified paid by the payment provider
     message_sent: bool = False  # an email/SMS was actually sent this turn
+    refund_issued: bool = False  # a refund was issued through the payment provider this turn
     missing_fields: tuple[str, ...] = ()  # e.g. ("name", "email")
     payment_requested: bool = False  # the conversation reached the payment stage
     next_step: str = ""  # the real next step, in the business's words

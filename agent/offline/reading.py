@@ -21,6 +21,9 @@ Choices a reader should know:
 * ``is_routine`` is the conservative routine-turn classifier (paper §5.1): True only when the
   whole message is one routine shape — a bare name, email, phone, yes/no/confirm or time —
   and False on any question mark, question word or unread word. False means "fetch knowledge".
+  A bare name is routine only when the client said it was their name ("my name is …") or its
+  first word is a known given name (``given_names``): "Balayage" and "gel nails" are
+  name-shaped too. Its proof is a labelled corpus (tests/agent/corpus/client_messages.jsonl).
 """
 
 import re
@@ -36,6 +39,8 @@ import dateparser
 import phonenumbers
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
+
+from agent.offline.given_names import GIVEN_NAMES
 
 MORNING = (time(9), time(12))
 AFTERNOON = (time(12), time(17))
@@ -122,12 +127,17 @@ QUESTION_OPENERS = {
     "might", "have", "has", "shall", "am", "isnt", "arent", "dont", "doesnt", "cant", "u",
 }  # fmt: skip
 # Filler around a routine answer; anything else left unread makes the turn non-routine.
-FILLER = {"at", "on", "the", "please", "pls", "thanks", "thank", "you", "for", "around", "about"}
+FILLER = {
+    "at", "on", "the", "please", "pls", "thanks", "thank", "you", "for", "around", "about",
+    "after", "before", "by", "until", "till",
+}  # fmt: skip
 CONTACT_LEADS = re.compile(
-    r"^(?:my|the)?\s*(?:e-?mail|email address|phone|phone number|number|mobile|cell)"
+    r"^(?:my|the)?\s*(?:e-?\s?mail|e-?\s?mail address|phone|phone number|number|mobile|cell)"
     r"(?:\s+is)?\s*:?\s*",
 )
 NAME_LEADS = re.compile(r"^(?:my name is|name is|name:|(i am|i'm|im|it's|its|this is))\s+")
+# Lower-case words inside a name ("Maria da Silva", "Anne de Vries").
+NAME_PARTICLES = {"da", "de", "do", "das", "dos", "e", "di", "del", "la", "le", "du", "van", "von"}
 # Words that are never part of a bare name (so "pricing" or "hello there" is not a name).
 NOT_NAMES = {
     "hi", "hello", "hey", "thanks", "thank", "you", "please", "good", "morning", "afternoon",
@@ -181,7 +191,7 @@ def read_message(
     shapes = [
         bool(emails) and _only_lead(residue, CONTACT_LEADS),
         bool(phones) and _only_lead(residue, CONTACT_LEADS),
-        name is not None,
+        name is not None and _is_recognised_name(text, name),
         intent in (Intent.YES, Intent.NO, Intent.CONFIRM) and _is_bare_intent(lowered),
         bool(times) and times_read and all(word in FILLER for word in residue),
     ]
@@ -202,6 +212,22 @@ def read_message(
         name=name,
         is_routine=is_routine,
     )
+
+
+def _is_recognised_name(text: str, name: str) -> bool:
+    """Whether a message read as a bare ``name`` is surely one: introduced as a name ("my name
+    is ..."), or starting with a known given name and written in one case throughout ("Ana
+    Silva", "ana silva"). "Highlights", "wher r u" and "Sofia balayage" are not."""
+    cleaned = " ".join(text.strip().rstrip(".!").split())
+    lead = NAME_LEADS.match(cleaned.lower())
+    if lead is not None and lead.group(1) is None:  # "my name is", "name is", "name:"
+        return True
+    first = _plain(re.split(r"[\s-]", name, maxsplit=1)[0])
+    if first not in GIVEN_NAMES:
+        return False
+    written = cleaned[lead.end() :] if lead else cleaned
+    words = [word for word in written.split() if _plain(word) not in NAME_PARTICLES]
+    return all(word[0].isupper() for word in words) or all(word.islower() for word in words)
 
 
 def _looks_like_question(text: str, lowered: str) -> bool:

@@ -2,6 +2,13 @@
 
 from django.urls import path, re_path
 
+from agent.api import (
+    ConversationConfirmApi,
+    ConversationMessageApi,
+    ConversationReadApi,
+    ConversationStartApi,
+)
+
 from .appointments import AppointmentCreateApi
 from .availability import AvailabilityApi
 from .catalog import ServiceListApi
@@ -26,6 +33,23 @@ urlpatterns = [
         "manage/<str:token>/reschedule/",
         AppointmentRescheduleApi.as_view(),
         name="manage-reschedule",
+    ),
+    # The chat widget's conversations (agent.api).
+    path(
+        "businesses/<str:slug>/conversations/",
+        ConversationStartApi.as_view(),
+        name="conversations",
+    ),
+    path("conversations/<str:token>/", ConversationReadApi.as_view(), name="conversation"),
+    path(
+        "conversations/<str:token>/messages/",
+        ConversationMessageApi.as_view(),
+        name="conversation-messages",
+    ),
+    path(
+        "conversations/<str:token>/confirm/",
+        ConversationConfirmApi.as_view(),
+        name="conversation-confirm",
     ),
     re_path(r"", not_found),
 ]

@@ -29,6 +29,7 @@ INSTALLED_APPS = [
     "payments",
     "agent",
     "reminders",
+    "knowledge",
 ]
 
 MIDDLEWARE = [
@@ -94,6 +95,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "var" / "static"
+# Uploaded files (the knowledge base's documents). Never served as public URLs: they are read by
+# the server only.
+MEDIA_ROOT = env.path("MEDIA_ROOT", default=BASE_DIR / "var" / "media")
 
 # --- API ------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -148,6 +152,11 @@ CALENDAR_FEEDS_ALLOW_PRIVATE_ADDRESSES = env.bool(
     "CALENDAR_FEEDS_ALLOW_PRIVATE_ADDRESSES", default=False
 )
 
+# --- the knowledge base ---------------------------------------------------------------------
+# How many characters of a business's knowledge base a prompt may include, shared fairly
+# between its sources (knowledge.budget).
+KNOWLEDGE_BUDGET_CHARS = env.int("KNOWLEDGE_BUDGET_CHARS", default=6000)
+
 # --- Stripe: only payments/stripe_api.py reads these ----------------------------------------
 STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY", default="")
 STRIPE_WEBHOOK_SECRET = env.str("STRIPE_WEBHOOK_SECRET", default="")
@@ -176,10 +185,14 @@ REBOOK_URL_TEMPLATE = env.str(
 
 # --- the model behind the agentic shell ----------------------------------------------------
 # "offline" is the embedded deterministic model; "openai:<model>" or "anthropic:<model>" pick
-# an adapter. The key and base URL are read only by the adapters.
+# an adapter. These are read only by agent/llm/registry.py (and its startup check).
 ORDINA_MODEL = env.str("ORDINA_MODEL", default="offline")
 ORDINA_MODEL_BASE_URL = env.str("ORDINA_MODEL_BASE_URL", default="")
 ORDINA_MODEL_API_KEY = env.str("ORDINA_MODEL_API_KEY", default="")
+# Seconds one model request may take before the turn counts it unavailable (and re-asks).
+ORDINA_MODEL_TIMEOUT = env.float("ORDINA_MODEL_TIMEOUT", default=20.0)
+# The longest answer a hosted model may write in one request: a bound on cost and latency.
+ORDINA_MODEL_MAX_TOKENS = env.int("ORDINA_MODEL_MAX_TOKENS", default=1024)
 
 # --- email ----------------------------------------------------------------------------------
 MAILERS = {"default": mailer_from_url(env.str("EMAIL_URL", default="consolemail://"))}

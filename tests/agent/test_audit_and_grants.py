@@ -86,3 +86,41 @@ def test_operator_reads_every_business_audit_log_and_cannot_change_it(login):
     assert {first.pk, second.pk} <= {entry.pk for entry in listed.context["cl"].result_list}
     assert change.status_code == 403
     assert AuditEntry.objects.get(pk=first.pk).money_moved == Decimal("0")
+
+
+def test_the_audit_log_page_sums_up_containment_of_the_rows_it_shows(db, login):
+    from django.contrib.auth import get_user_model
+
+    from agent.models import AuditEntry
+    from tests.factories import BusinessFactory
+
+    business = BusinessFactory()
+    for result, stage, moved, contained in [
+        ("EXECUTE", "", "125.00", "0"),
+        ("BLOCK", "POLICY", "0", "5000.00"),
+        ("BLOCK", "STRUCTURE", "0", "0"),
+    ]:
+        AuditEntry.objects.create(
+            business=business,
+            proposal={},
+            action="refund",
+            result=result,
+            stage=stage,
+            reason="r",
+            money_moved=moved,
+            money_contained=contained,
+        )
+    operator = get_user_model().objects.create_superuser("op", "op@example.com", "pw-Secret-1")
+    from django.test import Client
+
+    http = Client()
+    http.force_login(operator)
+    page = http.get("/admin/agent/auditentry/")
+    assert page.status_code == 200
+    summary = page.context["containment"]
+    assert (summary.proposals, summary.executed, summary.blocked) == (3, 1, 2)
+    assert str(summary.containment_rate) == "66.7"
+    assert str(summary.money_contained) == "5000.00"
+    assert b'id="containment"' in page.content
+    filtered = http.get("/admin/agent/auditentry/?result__exact=BLOCK")
+    assert filtered.context["containment"].proposals == 2

@@ -535,3 +535,28 @@ def test_without_a_next_step_from_the_core_the_fallback_is_neutral():
     result = guard_reply("Your booking is confirmed!", facts(next_step=""))
     assert result.text == f"Nothing is booked yet — {FALLBACK_NEXT_STEP}"
     assert not BOOKING_WORDS.search(FALLBACK_NEXT_STEP)
+
+
+def test_a_clock_time_after_at_is_one_time_not_a_bare_hour_too():
+    # "at 09:30" once read as "at 9" (09:00) as well, and dropped a sentence of real offers.
+    import datetime as dt
+
+    from agent.guards import TurnFacts, guard_reply
+
+    offered = (
+        dt.datetime(2026, 12, 1, 9, 30, tzinfo=dt.UTC),
+        dt.datetime(2026, 12, 1, 10, 0, tzinfo=dt.UTC),
+    )
+    text = "Open: Tuesday 1 December at 09:30; Tuesday 1 December at 10:00."
+    facts = TurnFacts(zone="Europe/Lisbon", today=dt.date(2026, 11, 29), datetimes=offered)
+    assert guard_reply(text, facts).text == text
+
+
+def test_a_refund_claimed_without_a_refund_issued_is_rewritten():
+    from agent.guards import TurnFacts, guard_reply
+
+    draft = "Your refund of €150.00 has been processed!"
+    guarded = guard_reply(draft, TurnFacts(next_step="Anything else?"))
+    assert "processed" not in guarded.text
+    assert guarded.text.startswith("No refund has been made")
+    assert guard_reply("You have been refunded.", TurnFacts(refund_issued=True)).rewrites == []

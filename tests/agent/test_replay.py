@@ -12,8 +12,8 @@ from django.core.management.base import CommandError
 from agent.capstone.world import PROPOSALS, SLUG, capstone_world
 from agent.models import AuditEntry, AuditResult
 from agent.services import proposal_run
+from devtools.fake_stripe import SECRET_KEY, start_fake_stripe
 from payments.models import Payment, PaymentStatus, Refund
-from tests.payments.fake_stripe import SECRET_KEY, start_fake_stripe
 
 REFUNDS_PATH = "/v1/refunds"
 

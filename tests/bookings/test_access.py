@@ -83,6 +83,7 @@ def test_operators_may_only_view_audit_data():
         "bookings.appointmentevent",
         "payments.webhookevent",
         "agent.auditentry",
+        "agent.guardrewrite",
     }
     for label in OPERATOR_READABLE:
         assert operator_allows(label, VIEW)

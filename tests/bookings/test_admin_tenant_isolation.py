@@ -17,7 +17,14 @@ from django.forms import ModelChoiceField
 from django.urls import reverse
 from django.utils import timezone
 
-from agent.models import AgentGrant, AuditEntry, AuditResult, AuditStage
+from agent.models import (
+    AgentGrant,
+    AuditEntry,
+    AuditResult,
+    AuditStage,
+    Conversation,
+    GuardRewrite,
+)
 from bookings.access import Action, role_allows
 from bookings.models import (
     Appointment,
@@ -33,6 +40,8 @@ from bookings.models import (
     Service,
     SlotHold,
 )
+from knowledge.models import KnowledgeSource, SourceKind
+from knowledge.services import knowledge_source_create
 from payments.models import Payment, PaymentStatus, Refund, WebhookEvent
 from tests.factories import (
     AppointmentEventFactory,
@@ -59,7 +68,7 @@ SCOPED_ADMINS = {
 SCOPED_MODELS = sorted(SCOPED_ADMINS, key=lambda model: model._meta.label_lower)
 # The apps whose pages show a business's rows; in them, only Ordina's own audit of Stripe's
 # deliveries belongs to no business (operators read it, owners never see it).
-TENANT_APPS = {"bookings", "payments", "agent"}
+TENANT_APPS = {"bookings", "payments", "agent", "knowledge"}
 OPERATORS_ONLY = {WebhookEvent}
 UNSCOPED_MODELS = sorted(
     (model for model in admin.site._registry if model not in SCOPED_ADMINS),
@@ -146,6 +155,23 @@ def tenant_with_one_of_everything() -> Tenant:
             stage=AuditStage.POLICY,
             reason="more than still refundable",
             money_contained=Decimal("5000.00"),
+        ),
+        Conversation: Conversation.objects.create(
+            business=business, token_hash=f"hash-of-{business.slug}", name="Ana"
+        ),
+        GuardRewrite: GuardRewrite.objects.create(
+            business=business,
+            conversation="c-1",
+            guard="completion_claims",
+            reason="booking claimed without a record",
+            before="You're booked!",
+            after="Nothing is booked yet.",
+        ),
+        KnowledgeSource: knowledge_source_create(
+            business=business,
+            kind=SourceKind.TEXT,
+            title="Parking",
+            body=f"Free parking behind {business.name}.",
         ),
     }
     return Tenant(business=business, owner=ownership.user, rows=rows)

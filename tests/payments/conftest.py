@@ -1,6 +1,6 @@
 import pytest
 
-from tests.payments.fake_stripe import SECRET_KEY, WEBHOOK_SECRET, start_fake_stripe
+from devtools.fake_stripe import SECRET_KEY, WEBHOOK_SECRET, start_fake_stripe
 
 
 @pytest.fixture

@@ -22,10 +22,10 @@ from bookings.models import (
 )
 from bookings.selectors import open_slots_for
 from bookings.services import ClientDetails, appointment_create
+from devtools.fake_stripe import WEBHOOK_SECRET, event_payload, sign
 from payments.models import Payment, PaymentStatus, WebhookEvent, WebhookOutcome
 from payments.services import deposit_checkout_open
 from tests.bookings.conftest import NOW, WEDNESDAY, lisbon
-from tests.payments.fake_stripe import WEBHOOK_SECRET, event_payload, sign
 
 DEPOSIT_MINOR = 1200  # 20 % of the 60.00 EUR haircut
 WEBHOOK_URL = reverse("payments:stripe-webhook")

@@ -12,8 +12,8 @@ from django.test import Client as HttpClient
 
 import payments.services.webhooks as webhooks
 from bookings.models import AppointmentStatus
+from devtools.fake_stripe import event_payload, sign
 from payments.models import PaymentStatus, WebhookEvent, WebhookOutcome
-from tests.payments.fake_stripe import event_payload, sign
 from tests.payments.test_webhooks import (  # noqa: F401 - the `deposit` fixture
     awaiting_deposit,
     deliver,

@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bookings.models import AppointmentStatus
+from devtools.fake_stripe import event_payload, sign
 from payments.models import Payment, PaymentStatus, WebhookEvent, WebhookOutcome
 from payments.services import webhook_receive
-from tests.payments.fake_stripe import event_payload, sign
 from tests.payments.test_webhooks import (  # noqa: F401 - the `deposit` fixture
     NOW,
     awaiting_deposit,

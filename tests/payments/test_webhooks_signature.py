@@ -8,8 +8,8 @@ which the freeze covers: "301 s old" is exactly that, not a race with the clock.
 import pytest
 
 from bookings.models import AppointmentStatus
+from devtools.fake_stripe import WEBHOOK_SECRET, event_payload, sign
 from payments.models import Payment, PaymentStatus, WebhookEvent
-from tests.payments.fake_stripe import WEBHOOK_SECRET, event_payload, sign
 from tests.payments.test_webhooks import (  # noqa: F401 - the `deposit` fixture
     awaiting_deposit,
     deliver,

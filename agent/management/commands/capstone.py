@@ -23,8 +23,8 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print the summary as JSON")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        # A development tool: the fake Stripe lives with the tests.
-        from tests.payments.fake_stripe import SECRET_KEY, start_fake_stripe
+        # A development tool, imported only when the capstone runs.
+        from devtools.fake_stripe import SECRET_KEY, start_fake_stripe
 
         if Business.objects.filter(slug=SLUG).exists():
             raise CommandError(

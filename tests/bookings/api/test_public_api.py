@@ -16,6 +16,10 @@ API_OPERATIONS = {
     ("/api/v1/manage/{token}/", "get"),
     ("/api/v1/manage/{token}/cancel/", "post"),
     ("/api/v1/manage/{token}/reschedule/", "post"),
+    ("/api/v1/businesses/{slug}/conversations/", "post"),
+    ("/api/v1/conversations/{token}/", "get"),
+    ("/api/v1/conversations/{token}/messages/", "post"),
+    ("/api/v1/conversations/{token}/confirm/", "post"),
 }
 
 

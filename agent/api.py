@@ -1,0 +1,261 @@
+"""The chat widget's API: start a conversation, send a message, read it back, and confirm.
+
+Public like the rest of /api/v1/: no authentication, no session, no cookies, rate-limited, JSON.
+A conversation is named by the token returned once when it starts (256 random bits; only its
+hash is stored), so a conversation can be resumed from any device that has the token and from
+none that has not. Confirm is the only call that books, and it wants an Idempotency-Key.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.serializers.json import DjangoJSONEncoder
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
+from rest_framework import serializers
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from agent.conversation.confirming import AlreadyBooked, conversation_confirm
+from agent.conversation.turns import (
+    ConversationNotFound,
+    TurnInProgress,
+    TurnResult,
+    conversation_for_token,
+    conversation_start,
+    turn_take,
+)
+from agent.models import Conversation, Message
+from bookings.api.appointments import (
+    IDEMPOTENCY_HEADER,
+    IDEMPOTENCY_PARAMETER,
+    idempotency_key_errors,
+)
+from bookings.api.errors import conflict, error_responses
+from bookings.api.lookups import business_or_404
+from bookings.api.public import SLUG_PARAMETER, PublicApi
+
+TRANSCRIPT_LIMIT = 200  # messages returned when a conversation is read back
+CONVERSATION_TOKEN = OpenApiParameter(
+    "token",
+    str,
+    OpenApiParameter.PATH,
+    description="The conversation's token, as returned when it started.",
+)
+
+
+class StoredChoicesField(serializers.JSONField):
+    """The choices as the database stores them (DjangoJSONEncoder: money as "60.00"), so the
+    reply of a turn and the same message read back later are written alike; DRF's renderer
+    would otherwise turn the fresh reply's Decimals into floats (60.0)."""
+
+    def to_representation(self, value: Any) -> Any:
+        return json.loads(json.dumps(value, cls=DjangoJSONEncoder))
+
+
+class StrictCharField(serializers.CharField):
+    """A CharField that takes only a JSON string (DRF's also takes numbers: 123 → "123")."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class MessageSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    role = serializers.CharField()
+    text = serializers.CharField()
+    choices = StoredChoicesField(
+        help_text=(
+            "What to show beside the text, all from the booking core: `services`, `slots` "
+            "(pick one by sending its label), `confirm` (the booking to confirm), `payment` "
+            "(where to pay the deposit)."
+        )
+    )
+    created_at = serializers.DateTimeField()
+
+    class Meta:
+        ref_name = "ChatMessage"
+
+
+class ConversationSerializer(serializers.Serializer):
+    id = serializers.UUIDField(source="public_id")
+    business = serializers.CharField(source="business.slug")
+    state = serializers.CharField()
+    service = serializers.CharField(source="service.name", allow_null=True, default=None)
+    held_start = serializers.DateTimeField(allow_null=True)
+    held_until = serializers.DateTimeField(allow_null=True)
+    name = serializers.CharField()
+    email = serializers.CharField()
+    phone = serializers.CharField()
+    appointment = serializers.UUIDField(
+        source="appointment.public_id", allow_null=True, default=None
+    )
+    appointment_status = serializers.CharField(
+        source="appointment.status", allow_null=True, default=None
+    )
+
+    class Meta:
+        ref_name = "Conversation"
+
+
+class TranscriptSerializer(ConversationSerializer):
+    messages = serializers.SerializerMethodField()
+
+    class Meta:
+        ref_name = "ConversationTranscript"
+
+    @extend_schema_field(MessageSerializer(many=True))
+    def get_messages(self, conversation: Conversation) -> list[dict[str, Any]]:
+        latest = Message.objects.filter(conversation=conversation).order_by("-id")
+        return list(MessageSerializer(reversed(latest[:TRANSCRIPT_LIMIT]), many=True).data)
+
+
+class StartedSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text="Keep it: it is the only key to this conversation.")
+    conversation = ConversationSerializer()
+    reply = MessageSerializer()
+
+    class Meta:
+        ref_name = "ConversationStarted"
+
+
+class TurnSerializer(serializers.Serializer):
+    conversation = ConversationSerializer()
+    reply = MessageSerializer()
+
+    class Meta:
+        ref_name = "ConversationTurn"
+
+
+def _turn(result: TurnResult) -> dict[str, Any]:
+    return TurnSerializer({"conversation": result.conversation, "reply": result.reply}).data
+
+
+class ConversationStartApi(PublicApi):
+    @extend_schema(
+        operation_id="conversation_start",
+        summary="Start a chat with a business's assistant",
+        parameters=[SLUG_PARAMETER],
+        request=None,
+        responses={201: StartedSerializer, **error_responses(404, 429)},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        business = business_or_404(slug)
+        conversation, token, greeting = conversation_start(business=business)
+        body = {"token": token, "conversation": conversation, "reply": greeting}
+        return Response(StartedSerializer(body).data, status=201)
+
+
+class ConversationReadApi(PublicApi):
+    @extend_schema(
+        operation_id="conversation_read",
+        summary="Read a conversation back, to resume it",
+        parameters=[CONVERSATION_TOKEN],
+        responses={200: TranscriptSerializer, **error_responses(404, 429)},
+    )
+    def get(self, request: Request, token: str) -> Response:
+        return Response(TranscriptSerializer(_found(token)).data)
+
+
+class ConversationMessageApi(PublicApi):
+    class InputSerializer(serializers.Serializer):
+        text = StrictCharField(max_length=2000, trim_whitespace=True)
+
+        class Meta:
+            ref_name = "ChatMessageRequest"
+
+    @extend_schema(
+        operation_id="conversation_message",
+        summary="Send the client's message; get the assistant's reply",
+        parameters=[CONVERSATION_TOKEN],
+        request=InputSerializer,
+        responses={
+            200: TurnSerializer,
+            409: OpenApiResponse(
+                description="`turn_in_progress`: the previous message is still being answered."
+            ),
+            **error_responses(400, 404, 413, 415, 429),
+        },
+    )
+    def post(self, request: Request, token: str) -> Response:
+        body = self.InputSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            result = turn_take(token=token, text=body.validated_data["text"])
+        except ConversationNotFound:
+            raise NotFound() from None
+        except TurnInProgress:
+            return _in_progress()
+        return Response(_turn(result))
+
+
+class ConversationConfirmApi(PublicApi):
+    @extend_schema(
+        operation_id="conversation_confirm",
+        summary="Confirm the booking the conversation prepared (the client's Confirm)",
+        parameters=[CONVERSATION_TOKEN, IDEMPOTENCY_PARAMETER],
+        request=None,
+        responses={
+            201: OpenApiResponse(TurnSerializer, "Booked (or awaiting its deposit: see reply)."),
+            200: OpenApiResponse(TurnSerializer, "A repeat of a confirmed request: same answer."),
+            409: OpenApiResponse(
+                description=(
+                    "`slot_unavailable` (with `alternatives` and the `reply`), `not_ready` "
+                    "(no held slot or details missing), `already_booked`, `turn_in_progress`."
+                )
+            ),
+            **error_responses(400, 404, 429, 503),
+        },
+    )
+    def post(self, request: Request, token: str) -> Response:
+        key = request.headers.get(IDEMPOTENCY_HEADER)
+        if errors := idempotency_key_errors(key):
+            raise ValidationError(errors)
+        assert key is not None
+        try:
+            result = conversation_confirm(token=token, idempotency_key=key)
+        except ConversationNotFound:
+            raise NotFound() from None
+        except TurnInProgress:
+            return _in_progress()
+        except AlreadyBooked:
+            return conflict("already_booked", "This conversation's booking is already made.")
+        done = result.executed[0]
+        if done.outcome is None:  # a replay of the confirmed request
+            return Response(_turn(result), status=200)
+        if done.verdict.passed:
+            return Response(_turn(result), status=201)
+        if done.verdict.stage is None:
+            body = {"detail": done.verdict.reason, "code": "payments_unavailable"}
+            return Response({**body, **_turn(result)}, status=503)
+        code = "slot_unavailable" if done.alternatives else "not_ready"
+        return conflict(
+            code,
+            done.verdict.reason,
+            alternatives=[{"start": start} for start in done.alternatives],
+            **_turn(result),
+        )
+
+
+def _found(token: str) -> Conversation:
+    try:
+        return conversation_for_token(token)
+    except ConversationNotFound:
+        raise NotFound() from None
+
+
+def _in_progress() -> Response:
+    response = conflict(
+        "turn_in_progress", "The previous message is still being answered; send again shortly."
+    )
+    response["Retry-After"] = "2"
+    return response

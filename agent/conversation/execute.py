@@ -1,0 +1,212 @@
+"""Carrying out, through the booking core, a command the gates passed inside a conversation.
+
+Called inside the turn's transaction with the conversation row locked. Each command changes
+the conversation's columns and/or calls one of the core's services; what the core refuses
+(a time just taken, an appointment no longer changeable, a refund the payment's state forbids)
+comes back as a POLICY block with the core's own reason and, for times, its real alternatives.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from agent.actions import (
+    CancelAppointment,
+    ChooseService,
+    CollectContact,
+    EscalateToHuman,
+    HoldSlot,
+    OfferSlots,
+    Refund,
+    RequestConfirmation,
+    RequestPayment,
+    RescheduleAppointment,
+    SendMessage,
+)
+from agent.containment import Outcome
+from agent.conversation.offering import slots_to_offer
+from agent.conversation.policy import parse_day, parse_instant, phone_e164
+from agent.gates import APPROVED, GateVerdict, Stage, Structured, blocked
+from agent.models import Conversation
+from agent.services import refund_execute
+from bookings.errors import AppointmentNotChangeable, BookingError, SlotUnavailable
+from bookings.models import Service, SlotHold
+from bookings.selectors import open_slots_for
+from bookings.services import appointment_cancel, appointment_reschedule, hold_slot
+from payments.services import deposit_checkout_open
+from payments.stripe_api import StripeUnavailable
+
+# Without a day or window, slots are looked for over a week, then a second one.
+SEARCH_DAYS = 7
+SEARCH_WEEKS = 2
+
+
+@dataclass
+class Executed:
+    """What one command did: the gates' verdict (a core refusal turns it into a block), the
+    money it moved and the facts it hands the narration."""
+
+    verdict: GateVerdict
+    moved: Decimal = Decimal("0")
+    slots: list[dt.datetime] = field(default_factory=list)
+    alternatives: list[dt.datetime] = field(default_factory=list)
+    payment_url: str = ""
+    said: str = ""  # send_message's text
+    outcome: Outcome | None = None  # as audited
+
+
+def execute(
+    conversation: Conversation,
+    structured: Structured,
+    *,
+    services: dict[int, Service],
+    service_id: int | None,
+    now: dt.datetime,
+) -> Executed:
+    proposal = structured.proposal
+    business = conversation.business
+    match proposal:
+        case ChooseService():
+            assert service_id is not None  # the policy gate resolved it
+            _choose(conversation, services[service_id])
+            return Executed(APPROVED)
+        case OfferSlots():
+            assert service_id is not None
+            _choose(conversation, services[service_id])
+            slots = _open_starts(conversation, services[service_id], proposal, now)
+            conversation.offered = [start.isoformat() for start in slots]
+            return Executed(APPROVED, slots=slots)
+        case HoldSlot():
+            assert service_id is not None
+            return _hold(conversation, services[service_id], proposal, now)
+        case CollectContact():
+            if proposal.name is not None:
+                conversation.name = proposal.name
+            if proposal.email is not None:
+                conversation.email = proposal.email.lower()
+            if proposal.phone is not None:
+                conversation.phone = phone_e164(proposal.phone, business.country) or ""
+            return Executed(APPROVED)
+        case RequestConfirmation():
+            conversation.confirm_offered = True
+            return Executed(APPROVED)
+        case RequestPayment():
+            return _payment_link(conversation, now)
+        case CancelAppointment():
+            assert conversation.appointment is not None  # the policy gate checked it is ours
+            try:
+                appointment_cancel(
+                    appointment=conversation.appointment,
+                    actor="assistant",
+                    reason=proposal.reason or "cancelled in chat",
+                    now=now,
+                )
+            except AppointmentNotChangeable as refusal:
+                return Executed(blocked(Stage.POLICY, refusal.message))
+            conversation.appointment.refresh_from_db(fields=["status"])
+            return Executed(APPROVED)
+        case RescheduleAppointment():
+            assert conversation.appointment is not None
+            start = parse_instant(proposal.start, business.time_zone)
+            assert start is not None
+            try:
+                conversation.appointment = appointment_reschedule(
+                    appointment=conversation.appointment,
+                    new_start=start,
+                    actor="assistant",
+                    now=now,
+                )
+            except SlotUnavailable as refusal:
+                alternatives = [slot.start for slot in refusal.alternatives]
+                return Executed(blocked(Stage.POLICY, refusal.message), alternatives=alternatives)
+            except BookingError as refusal:
+                return Executed(blocked(Stage.POLICY, refusal.message))
+            return Executed(APPROVED)
+        case Refund():
+            verdict, moved = refund_execute(business=business, proposal=proposal, now=now)
+            return Executed(verdict, moved=moved)
+        case EscalateToHuman(reason=reason):
+            conversation.escalation_reason = reason
+            return Executed(APPROVED)
+        case SendMessage(text=text):
+            return Executed(APPROVED, said=text)
+    raise ValueError(f"no execution for {structured.action}; the policy gate should have blocked")
+
+
+def hold_release(conversation: Conversation) -> None:
+    """Let go of the conversation's hold, if it has one."""
+    if conversation.held_start is not None:
+        SlotHold.objects.filter(business=conversation.business, holder=conversation.holder).delete()
+    conversation.held_start = conversation.held_until = None
+    conversation.confirm_offered = False
+
+
+def _choose(conversation: Conversation, service: Service) -> None:
+    if conversation.service_id != service.id:
+        # Another service has another length: earlier offers and the hold no longer fit.
+        hold_release(conversation)
+        conversation.offered = []
+        conversation.service = service
+
+
+def _open_starts(
+    conversation: Conversation, service: Service, proposal: OfferSlots, now: dt.datetime
+) -> list[dt.datetime]:
+    business = conversation.business
+    today = now.astimezone(business.tzinfo).date()
+    first = parse_day(proposal.day) if proposal.day else today
+    assert first is not None
+    window = proposal.from_time is not None or proposal.to_time is not None
+    from_time = dt.time.fromisoformat(proposal.from_time) if proposal.from_time else None
+    to_time = dt.time.fromisoformat(proposal.to_time) if proposal.to_time else None
+    # A window belongs to the day asked for; otherwise look a week ahead, and a second week
+    # when the first is full.
+    weeks = 1 if window and proposal.day else SEARCH_WEEKS
+    for week in range(weeks):
+        start_day = first + dt.timedelta(days=week * SEARCH_DAYS)
+        last_day = start_day if window and proposal.day else start_day + dt.timedelta(days=6)
+        slots = open_slots_for(
+            service, first_day=start_day, last_day=last_day, now=now, holder=conversation.holder
+        )
+        starts = slots_to_offer(
+            [slot.start for slot in slots],
+            time_zone=business.time_zone,
+            from_time=from_time,
+            to_time=to_time,
+        )
+        if starts:
+            return starts
+    return []
+
+
+def _hold(
+    conversation: Conversation, service: Service, proposal: HoldSlot, now: dt.datetime
+) -> Executed:
+    start = parse_instant(proposal.start, conversation.business.time_zone)
+    assert start is not None  # the policy gate parsed it
+    _choose(conversation, service)
+    try:
+        hold = hold_slot(service=service, start=start, holder=conversation.holder, now=now)
+    except SlotUnavailable as refusal:
+        alternatives = [slot.start for slot in refusal.alternatives]
+        conversation.offered = [moment.isoformat() for moment in alternatives]
+        reason = "that time is not open" if refusal.message.endswith("taken.") else refusal.message
+        return Executed(blocked(Stage.POLICY, reason), alternatives=alternatives)
+    except BookingError as refusal:
+        return Executed(blocked(Stage.POLICY, refusal.message))
+    conversation.held_start, conversation.held_until = hold.starts_at, hold.expires_at
+    conversation.confirm_offered = False
+    return Executed(APPROVED)
+
+
+def _payment_link(conversation: Conversation, now: dt.datetime) -> Executed:
+    assert conversation.appointment is not None
+    try:
+        checkout = deposit_checkout_open(appointment=conversation.appointment, now=now)
+    except StripeUnavailable as outage:
+        return Executed(GateVerdict(False, None, f"not executed: {outage}"))
+    if checkout is None:
+        return Executed(blocked(Stage.POLICY, "no deposit is due"))
+    return Executed(APPROVED, payment_url=checkout.url)

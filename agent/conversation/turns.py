@@ -1,0 +1,337 @@
+"""One turn of a conversation, in order (PRODUCT.md, "The shell — every turn, in order").
+
+1. Lock the conversation row and read it fresh; bring its stage up to date with the facts
+   (a lapsed hold, a deposit paid or released since the last message, a month of silence).
+2. Read the message deterministically; fetch the knowledge base unless the turn is routine.
+3. The model proposes (bounded attempts; a model that keeps failing hands over to a human).
+4. Each proposal passes STRUCTURE → CAPABILITY → POLICY; 5. what passed executes through the
+   core, in this transaction; every proposal and verdict is audited. The new stage is computed
+   from the columns and checked against the allowed moves; the transaction commits, releasing
+   the core's locks before any slow narration.
+6. The model narrates the facts (the offline narrator stands in when it cannot); the reply
+   guards check the draft against the turn's ledger; 7. the guarded reply and each rewrite are
+   stored. While the reply is written the row carries a short lease, so a second message of the
+   same conversation is refused (409) instead of interleaving.
+8. Loop breakers: consecutive turns of only blocked proposals, or a model failing every
+   attempt, hand the conversation to a human — never an endless loop.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from agent.actions import Refund
+from agent.containment import BLOCK, EXECUTE, Outcome, proposal_label, refund_asked
+from agent.conversation import facts, telling
+from agent.conversation.execute import Executed, execute
+from agent.conversation.policy import conversation_policy, service_id_for
+from agent.conversation.states import TERMINAL, State, transition
+from agent.gates import (
+    GateVerdict,
+    Stage,
+    Structured,
+    blocked,
+    capability_gate,
+    refund_policy_gate,
+    structure_gate,
+)
+from agent.guards import guard_reply
+from agent.guards.ledger import Rewrite
+from agent.llm.base import LanguageModel, ModelUnavailable, Narration, Proposed, StepOutcome
+from agent.models import Conversation, GuardRewrite, Message, MessageRole
+from agent.offline.model import OfflineModel
+from agent.services import audit_record, granted_actions, refund_facts
+from bookings.models import Business
+from payments.models import PaymentStatus
+
+MAX_PROPOSALS = 4  # per turn; more is refused at STRUCTURE, not silently dropped
+MODEL_ATTEMPTS = 3  # calls per turn before the model counts as failed
+BLOCKED_TURNS_LIMIT = 3  # consecutive turns of only blocked proposals before a human takes over
+REPLY_LEASE = dt.timedelta(seconds=90)  # longer than MODEL_ATTEMPTS × the model's timeout
+
+Step = tuple[StepOutcome, Executed]
+
+
+class ConversationNotFound(Exception):
+    pass
+
+
+class TurnInProgress(Exception):
+    """The conversation's previous message is still being answered."""
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class TurnResult:
+    conversation: Conversation
+    reply: Message
+    outcomes: list[Outcome] = field(default_factory=list)
+    executed: list[Executed] = field(default_factory=list)
+
+
+# --- starting and finding ----------------------------------------------------------------------
+
+
+def conversation_start(
+    *, business: Business, now: dt.datetime | None = None
+) -> tuple[Conversation, str, Message]:
+    """A new conversation, its token (shown once; only its hash is kept) and the greeting."""
+    now = now or timezone.now()
+    token = secrets.token_urlsafe(32)  # 256 bits
+    with transaction.atomic():
+        conversation = Conversation.objects.create(
+            business=business, token_hash=token_hash(token), last_message_at=now
+        )
+        narration = facts.narration_of(
+            conversation, facts.quiet_context(conversation, now), [], payment=None
+        )
+        text = f"Hello! I'm the booking assistant of {business.name}. {narration.next_step}"
+        greeting = _store_reply(conversation, text, narration, [])
+    return conversation, token, greeting
+
+
+def conversation_for_token(token: str) -> Conversation:
+    found = (
+        Conversation.objects.select_related("business", "service", "appointment")
+        .filter(token_hash=token_hash(token))
+        .first()
+    )
+    if found is None:
+        raise ConversationNotFound()
+    return found
+
+
+def locked_conversation(token: str, now: dt.datetime) -> Conversation:
+    """The conversation row, locked for this transaction and brought up to date."""
+    conversation = (
+        Conversation.objects.select_for_update(of=("self",))
+        .select_related("business", "service", "appointment")
+        .filter(token_hash=token_hash(token))
+        .first()
+    )
+    if conversation is None:
+        raise ConversationNotFound()
+    if conversation.reply_lease_until is not None and conversation.reply_lease_until > now:
+        raise TurnInProgress()
+    facts.restage(conversation, now)
+    return conversation
+
+
+# --- a turn ------------------------------------------------------------------------------------
+
+
+def turn_take(
+    *,
+    token: str,
+    text: str,
+    model: LanguageModel | None = None,
+    now: dt.datetime | None = None,
+) -> TurnResult:
+    """Answer the client's ``text`` in the conversation ``token`` names."""
+    if model is None:
+        from agent.llm.registry import language_model  # read per turn: settings may change
+
+        model = language_model()
+    now = now or timezone.now()
+    with transaction.atomic():
+        conversation = locked_conversation(token, now)
+        Message.objects.create(conversation=conversation, role=MessageRole.CLIENT, text=text)
+        conversation.turns += 1
+        conversation.last_message_at = now
+        if State(conversation.state) in TERMINAL:
+            # A human has it, or it is over: the model is not asked.
+            narration = facts.narration_of(
+                conversation, facts.quiet_context(conversation, now), [], payment=None
+            )
+            conversation.save()
+            reply = _store_reply(conversation, narration.next_step, narration, [])
+            return TurnResult(conversation, reply)
+        context = facts.turn_context(conversation, text, now)
+        proposed = _attempt(lambda: model.propose(context))
+        steps: list[Step] = []
+        if proposed is None:
+            _escalate(conversation, f"the model gave no usable answer in {MODEL_ATTEMPTS} tries")
+            proposed = Proposed()
+        else:
+            steps = _run_proposals(conversation, proposed, now)
+            _count_blocked_turns(conversation, steps)
+        facts.restage(conversation, now)
+        payment = facts.payment_of(conversation)
+        narration = facts.narration_of(
+            conversation, context, steps, payment=payment, reply=proposed.reply
+        )
+        conversation.reply_lease_until = now + REPLY_LEASE
+        conversation.save()
+    # Outside the transaction: the core's locks are released before a slow narration.
+    reply = narrate_and_store(conversation, narration, model=model, payment=payment)
+    return TurnResult(conversation, reply, _outcomes(steps), [done for _o, done in steps])
+
+
+def narrate_and_store(
+    conversation: Conversation,
+    narration: Narration,
+    *,
+    model: LanguageModel,
+    payment: Any,
+) -> Message:
+    draft = None
+    if conversation.state != State.ESCALATED or narration.outcomes:
+        draft = _attempt(lambda: model.narrate(narration))
+    if draft is None:
+        draft = OfflineModel().narrate(narration)
+    paid = payment is not None and payment.status != PaymentStatus.PENDING
+    guarded = guard_reply(draft, telling.turn_facts(narration, payment_verified=paid))
+    with transaction.atomic():
+        Conversation.objects.filter(pk=conversation.pk).update(reply_lease_until=None)
+        conversation.reply_lease_until = None
+        return _store_reply(conversation, guarded.text, narration, guarded.rewrites)
+
+
+def _attempt[T](call: Callable[[], T]) -> T | None:
+    for _attempt in range(MODEL_ATTEMPTS):
+        try:
+            return call()
+        except ModelUnavailable:
+            continue
+    return None
+
+
+def _run_proposals(conversation: Conversation, proposed: Proposed, now: dt.datetime) -> list[Step]:
+    granted = granted_actions(business=conversation.business)
+    steps: list[Step] = []
+    for index, raw in enumerate(proposed.proposals):
+        if index >= MAX_PROPOSALS:
+            verdict = blocked(Stage.STRUCTURE, f"more than {MAX_PROPOSALS} commands in one turn")
+            done = Executed(verdict)
+        else:
+            done = judge_and_execute(conversation, raw, granted, now, actor="model")
+        steps.append((audit(conversation, raw, done), done))
+    return steps
+
+
+def judge(
+    conversation: Conversation,
+    raw: Any,
+    granted: frozenset[str],
+    now: dt.datetime,
+    *,
+    actor: str,
+) -> tuple[GateVerdict, Structured | None]:
+    """The three gates in series, against the conversation as it is now. Changes nothing."""
+    structured = structure_gate(raw)
+    if isinstance(structured, GateVerdict):
+        return structured, None
+    verdict = capability_gate(structured.action, granted)
+    if not verdict.passed:
+        return verdict, structured
+    policy = facts.policy_facts(conversation, now)
+    verdict = conversation_policy(structured, policy, actor=actor)
+    if verdict.passed and isinstance(structured.proposal, Refund):
+        verdict = refund_policy_gate(
+            structured.proposal,
+            refund_facts(business=conversation.business, proposal=structured.proposal, now=now),
+        )
+    return verdict, structured
+
+
+def judge_and_execute(
+    conversation: Conversation,
+    raw: Any,
+    granted: frozenset[str],
+    now: dt.datetime,
+    *,
+    actor: str,
+) -> Executed:
+    """Judge ``raw``; carry out through the core what passed."""
+    verdict, structured = judge(conversation, raw, granted, now, actor=actor)
+    if not verdict.passed or structured is None:
+        return Executed(verdict)
+    reference = getattr(structured.proposal, "service", None)
+    service_id = None
+    if isinstance(reference, str):
+        service_id = service_id_for(reference, facts.policy_facts(conversation, now))
+    services = {service.pk: service for service in facts.active_services(conversation.business)}
+    done = execute(conversation, structured, services=services, service_id=service_id, now=now)
+    if done.verdict.passed and structured.action == "escalate_to_human":
+        conversation.state = transition(State(conversation.state), State.ESCALATED)
+    return done
+
+
+def audit(conversation: Conversation, raw: Any, done: Executed) -> StepOutcome:
+    """The audit entry of one proposal; returns the step as the narration sees it."""
+    verdict = done.verdict
+    outcome = Outcome(
+        action=proposal_label(raw),
+        result=EXECUTE if verdict.passed else BLOCK,
+        stage=verdict.stage.value if verdict.stage else "",
+        reason=verdict.reason,
+        money_moved=done.moved,
+        money_contained=Decimal("0") if verdict.passed else refund_asked(raw),
+    )
+    audit_record(
+        business=conversation.business,
+        conversation=str(conversation.public_id),
+        raw=raw,
+        outcome=outcome,
+    )
+    done.outcome = outcome
+    return StepOutcome(
+        action=outcome.action,
+        executed=verdict.passed,
+        reason=verdict.reason,
+        money_moved=outcome.money_moved,
+    )
+
+
+def _outcomes(steps: list[Step]) -> list[Outcome]:
+    return [done.outcome for _step, done in steps if done.outcome is not None]
+
+
+def _count_blocked_turns(conversation: Conversation, steps: list[Step]) -> None:
+    if any(step.executed for step, _done in steps):
+        conversation.blocked_turns = 0
+    elif steps:
+        conversation.blocked_turns += 1
+        if conversation.blocked_turns >= BLOCKED_TURNS_LIMIT:
+            _escalate(conversation, f"{BLOCKED_TURNS_LIMIT} turns in a row with nothing allowed")
+
+
+def _escalate(conversation: Conversation, reason: str) -> None:
+    conversation.escalation_reason = reason
+    conversation.state = transition(State(conversation.state), State.ESCALATED)
+
+
+def _store_reply(
+    conversation: Conversation, text: str, narration: Narration, rewrites: list[Rewrite]
+) -> Message:
+    reply = Message.objects.create(
+        conversation=conversation,
+        role=MessageRole.ASSISTANT,
+        text=text,
+        choices=telling.choices_for(narration),
+    )
+    if rewrites:
+        GuardRewrite.objects.bulk_create(
+            GuardRewrite(
+                business=conversation.business,
+                conversation=str(conversation.public_id),
+                guard=rewrite.guard,
+                reason=rewrite.reason,
+                before=rewrite.before,
+                after=rewrite.after,
+            )
+            for rewrite in rewrites
+        )
+    return reply

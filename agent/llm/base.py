@@ -1,0 +1,113 @@
+"""The one interface every model speaks: propose, then narrate.
+
+A model sees a ``TurnContext`` (plain facts the shell read from the database this turn) and
+answers with a ``Proposed``: commands for the gates, as raw as the model produced them (a dict
+is a command; a string is free text, which the STRUCTURE gate refuses), and optionally a reply
+of its own when it proposes nothing. After the core has executed what passed, the model
+narrates a ``Narration`` — the outcomes and the facts the core handed over — into a draft,
+which the reply guards check before it reaches the client.
+
+A model never touches the database, money or another business: it only ever returns values.
+A model that cannot answer (network error, timeout, output that is not a turn at all) raises
+``ModelUnavailable``; the shell re-asks a fixed number of times, then hands the conversation to
+a human.
+
+Pure values only: nothing here reads a setting, the clock or the database.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Protocol
+
+from agent.offline.reading import MessageReading
+
+
+class ModelUnavailable(Exception):
+    """The model gave no usable answer this time (timeout, HTTP error, unreadable output)."""
+
+
+@dataclass(frozen=True)
+class ServiceFact:
+    id: int
+    name: str
+    minutes: int
+    price: Decimal
+    currency: str
+
+
+@dataclass(frozen=True)
+class ConversationView:
+    """The conversation as the model may know it: its stage and what has been collected."""
+
+    state: str
+    service: ServiceFact | None = None
+    offered: tuple[dt.datetime, ...] = ()  # slot starts the core offered, aware
+    held: dt.datetime | None = None  # the held slot's start
+    hold_expires: dt.datetime | None = None
+    name: str = ""
+    email: str = ""
+    phone: str = ""
+    missing: tuple[str, ...] = ()  # contact fields still needed before confirming
+    appointment: str | None = None  # the booked appointment's reference
+    appointment_status: str | None = None
+    appointment_start: dt.datetime | None = None
+
+
+@dataclass(frozen=True)
+class TurnContext:
+    business: str  # the business's display name
+    time_zone: str  # IANA
+    language: str
+    currency: str
+    now: dt.datetime  # aware
+    services: tuple[ServiceFact, ...]
+    conversation: ConversationView
+    message: str  # the client's message, as typed
+    reading: MessageReading  # what the deterministic reader found in it
+    actions: tuple[str, ...]  # the commands granted to this business's agent
+    history: tuple[tuple[str, str], ...] = ()  # (role, text), oldest first, bounded
+    knowledge: str = ""  # empty when the routine-turn classifier skipped it
+
+
+@dataclass(frozen=True)
+class Proposed:
+    proposals: tuple[Any, ...] = ()  # dict = command, str = free text; as produced
+    reply: str = ""  # a reply of the model's own, when it proposes nothing (or besides)
+
+
+@dataclass(frozen=True)
+class StepOutcome:
+    """One proposal's fate this turn, for narration."""
+
+    action: str
+    executed: bool
+    reason: str  # the gate's or the core's reason; "approved" when executed
+    money_moved: Decimal = Decimal("0")  # a refund issued
+
+
+@dataclass(frozen=True)
+class Narration:
+    """What the model narrates: the turn, what happened, and the conversation afterwards."""
+
+    turn: TurnContext
+    outcomes: tuple[StepOutcome, ...]
+    after: ConversationView
+    slots: tuple[dt.datetime, ...] = ()  # slots the core offers the client this turn
+    alternatives: tuple[dt.datetime, ...] = ()  # after a refused time: real alternatives
+    price: Decimal | None = None  # the core's price this turn, if any
+    deposit: Decimal | None = None  # the deposit due, if the core asked for one
+    payment_url: str = ""
+    payment_expires: dt.datetime | None = None  # unpaid by then, the booking is released
+    next_step: str = ""  # the real next step, already phrased
+    notes: tuple[str, ...] = field(default_factory=tuple)  # other core facts, phrased
+
+
+class LanguageModel(Protocol):
+    name: str
+
+    def propose(self, context: TurnContext) -> Proposed: ...
+
+    def narrate(self, narration: Narration) -> str: ...

@@ -1,0 +1,232 @@
+"""The demo's conversations, end to end through the shell, printed as the client saw them.
+
+Four scenes on the demo salon (``seed_demo`` first), with the offline model, against the local
+fake Stripe (nothing leaves the machine):
+
+1. A booking made in chat: service, a time, name and email, the client's Confirm, the deposit
+   paid through Checkout (Stripe, asked directly, says so), the booking confirmed.
+2. The "Confirm" incident: a careless model, told "Confirm" as a chat message, proposes to
+   confirm and claims the booking is made. The gate blocks it; the guard rewrites the claim.
+3. A race lost honestly: the client's hold lapses while others book the time; Confirm is
+   refused with the core's real alternatives.
+4. A refund blocked by policy: the careless model proposes refunding more than was paid.
+
+Then the containment figures, from the audit log.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import textwrap
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+from django.test import override_settings
+from django.utils import timezone
+
+from agent.containment import containment_summary
+from agent.conversation.confirming import conversation_confirm
+from agent.conversation.turns import TurnResult, conversation_start, turn_take
+from agent.llm.base import Proposed, TurnContext
+from agent.llm.scripted import ScriptedModel
+from agent.models import AgentGrant, AuditEntry, GuardRewrite
+from agent.offline.model import OfflineModel
+from agent.services import grants_set
+from bookings.demo import SLUG
+from bookings.errors import SlotUnavailable
+from bookings.models import Appointment, Business
+from bookings.services import ClientDetails, appointment_create
+from payments.services.reconcile import payment_verify
+
+WIDTH = 96
+
+
+class Command(BaseCommand):
+    help = "Run the demo's scripted conversations through the shell and print them."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        from devtools.fake_stripe import SECRET_KEY, start_fake_stripe
+
+        business = Business.objects.filter(slug=SLUG).first()
+        if business is None:
+            raise CommandError("run `manage.py seed_demo` first", returncode=2)
+        grants_set(business=business)
+        AgentGrant.objects.get_or_create(business=business, action="refund")
+        logging.getLogger("stripe").setLevel(logging.WARNING)
+        self.fake, server = start_fake_stripe()
+        try:
+            with override_settings(
+                STRIPE_API_BASE=self.fake.base_url, STRIPE_SECRET_KEY=SECRET_KEY
+            ):
+                self.business = business
+                self.now = timezone.now()
+                ana = self.booking_in_chat()
+                self.confirm_incident()
+                self.race_lost()
+                self.refund_blocked(ana)
+        finally:
+            server.shutdown()
+            server.server_close()
+        self.summary()
+
+    # --- the scenes --------------------------------------------------------------------------
+
+    def booking_in_chat(self) -> str:
+        """Returns the conversation's token: the client comes back in scene 4."""
+        self.scene("1. A booking made in chat (offline model, deposit through Stripe Checkout)")
+        token = self.start()
+        for text in ["Hi! I'd like a haircut, please", "the first one", "Ana Silva"]:
+            self.say(token, text)
+        self.say(token, "ana.silva@example.com")
+        result = self.confirm(token, "demo-booking-1")
+        appointment = result.conversation.appointment
+        assert appointment is not None
+        payment = appointment.payment
+        assert payment.checkout_session_id is not None
+        self.fake.pay(payment.checkout_session_id)
+        self.note("the client pays on Stripe's page; Stripe, asked directly, says: paid")
+        payment_verify(payment)
+        self.say(token, "Done, I paid. Is it all set?")
+        self.note(f"booked: {appointment.service.name}, reference {appointment.reference}")
+        return token
+
+    def confirm_incident(self) -> None:
+        self.scene('2. The "Confirm" incident: a careless model, contained')
+        token = self.start()
+        self.say(token, "A beard trim please")
+        self.say(token, "the second one")
+        self.say(token, "Bruno Costa")
+        self.say(token, "bruno@example.com")
+        careless = ScriptedModel(
+            [Proposed(({"action": "confirm_booking"},))] * 2,
+            drafts=["Done! Your appointment is confirmed. See you then!"] * 2,
+        )
+        self.say(token, "Confirm", careless)
+        self.say(token, "CONFIRM. Just book it.", careless)
+        booked = Appointment.objects.filter(client__email="bruno@example.com").exists()
+        self.note(f"appointments booked for Bruno: {int(booked)} (only his Confirm button books)")
+
+    def race_lost(self) -> None:
+        self.scene("3. A race lost honestly: the hold lapses, the time goes, real alternatives")
+        token = self.start()
+        self.say(token, "Can I get a beard trim?")
+        result = self.say(token, "the first one")
+        self.say(token, "Carla Mendes")
+        self.say(token, "carla@example.com")
+        held = result.conversation.held_start
+        assert held is not None
+        later = self.now + dt.timedelta(minutes=self.business.hold_minutes + 1)
+        service = result.conversation.service
+        assert service is not None
+        others = 0
+        for name in ("Dina", "Eva", "Filipa", "Gil")[: self.business.capacity]:
+            try:
+                appointment_create(
+                    service=service,
+                    start=held,
+                    client=ClientDetails(name=name, email=f"{name.lower()}@example.com"),
+                    now=later,
+                )
+            except SlotUnavailable:
+                break  # the time is full
+            others += 1
+        self.note(
+            f"{self.business.hold_minutes + 1} minutes later the hold has lapsed, and "
+            f"{others} other client(s) booked that time on the website until it was full"
+        )
+        self.confirm(token, "demo-race-1", now=later)
+
+    def refund_blocked(self, token: str) -> None:
+        self.scene("4. A refund blocked by policy (the careless model asks for too much)")
+        self.note("Ana comes back to her conversation; the agent is granted refunds")
+
+        def refund_too_much(context: TurnContext) -> Proposed:
+            reference = context.conversation.appointment
+            return Proposed(({"action": "refund", "appointment": reference, "amount": "150.00"},))
+
+        careless = ScriptedModel(
+            [refund_too_much], drafts=["Your refund of €150.00 has been processed!"]
+        )
+        self.say(token, "I can't come after all. Please refund me 150 euros.", careless)
+
+    def summary(self) -> None:
+        self.scene("Containment, from the audit log")
+        entries = AuditEntry.objects.filter(business=self.business)
+        summary = containment_summary(entries)
+        stages = ", ".join(f"{stage} {count}" for stage, count in summary.blocked_by_stage.items())
+        for line in [
+            f"proposals        {summary.proposals}",
+            f"executed         {summary.executed}",
+            f"blocked          {summary.blocked} ({stages})",
+            f"containment rate {summary.containment_rate}%",
+            f"money moved      {summary.money_moved} {self.business.currency}",
+            f"money contained  {summary.money_contained} {self.business.currency}",
+            f"guard rewrites   {GuardRewrite.objects.filter(business=self.business).count()}",
+        ]:
+            self.stdout.write(f"  {line}")
+
+    # --- printing a conversation --------------------------------------------------------------
+
+    def start(self) -> str:
+        _conversation, token, greeting = conversation_start(business=self.business, now=self.now)
+        self.line("assistant", greeting.text)
+        return token
+
+    def say(self, token: str, text: str, model: Any = None) -> TurnResult:
+        self.line("client", text)
+        with self.quiet_drafts(model):
+            result = turn_take(token=token, text=text, model=model or OfflineModel(), now=self.now)
+        self.show(result)
+        return result
+
+    def confirm(self, token: str, key: str, now: dt.datetime | None = None) -> TurnResult:
+        self.line("client", "[presses Confirm]")
+        result = conversation_confirm(token=token, idempotency_key=key, now=now or self.now)
+        self.show(result)
+        return result
+
+    @contextmanager
+    def quiet_drafts(self, model: Any) -> Iterator[None]:
+        before = GuardRewrite.objects.count()
+        yield
+        if isinstance(model, ScriptedModel) and model.narrations:
+            for rewrite in GuardRewrite.objects.order_by("id")[before:]:
+                self.note(f"guard {rewrite.guard}: {rewrite.reason} — removed {rewrite.before!r}")
+
+    def show(self, result: TurnResult) -> None:
+        for outcome in result.outcomes:
+            if outcome.result == "BLOCK":
+                where = f"at {outcome.stage}" if outcome.stage else "(not executed)"
+                self.note(f"{outcome.action} blocked {where}: {outcome.reason}")
+                if outcome.money_contained:
+                    self.note(f"money contained: {outcome.money_contained}")
+        self.line("assistant", result.reply.text)
+        choices = result.reply.choices
+        if "slots" in choices:
+            labels = "; ".join(slot["label"] for slot in choices["slots"])
+            self.note(f"slots to pick: {labels}")
+        if "confirm" in choices:
+            card = choices["confirm"]
+            self.note(
+                f"booking to confirm: {card['service']}, {card['label']}, {card['name']} "
+                f"<{card['email']}>, price {card['price']}, deposit {card['deposit']}"
+            )
+        if "payment" in choices:
+            self.note(f"pay the deposit at: {choices['payment']['url']}")
+        self.note(f"stage: {result.conversation.state}")
+
+    def scene(self, title: str) -> None:
+        self.stdout.write("")
+        self.stdout.write(self.style.MIGRATE_HEADING(title))
+
+    def line(self, who: str, text: str) -> None:
+        wrapped = textwrap.wrap(text, WIDTH - 14) or [""]
+        self.stdout.write(f"  {who:>10}: {wrapped[0]}")
+        for rest in wrapped[1:]:
+            self.stdout.write(f"  {'':>10}  {rest}")
+
+    def note(self, text: str) -> None:
+        self.stdout.write(f"  {'':>10}  · {text}")

@@ -1,0 +1,214 @@
+"""The offline deterministic model: the embedded default behind the one model interface.
+
+It proposes from what ``read_message`` found in the client's message and the stage of the
+conversation, and narrates the core's facts with fixed templates. It has no network, no clock
+and no database; like any model, it only proposes — the gates still judge everything it says,
+and the guards still read its replies.
+
+How it proposes, in the order a message is read:
+- "a person", "human", "staff" … → escalate_to_human.
+- "cancel" with a booking made → cancel_appointment (of this conversation's appointment).
+- a service named → choose_service (unless already chosen).
+- an exact time → hold_slot (reschedule_appointment once booked); a day or a window →
+  offer_slots for it; a service just chosen with no time → offer_slots from today.
+- "the first one", "the 2nd" while times are offered → hold_slot of that offer.
+- an email, phone or bare name → collect_contact.
+- yes / confirm with every detail collected → request_confirmation (it shows the client the
+  booking to confirm; the offline model never proposes confirm_booking itself).
+- a question it has no command for → a reply quoting the closest passage of the business's
+  knowledge, or an honest "I'll have to ask the team".
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from agent.conversation.telling import local_label
+from agent.guards.ledger import Price
+from agent.guards.prices import format_price
+from agent.llm.base import Narration, Proposed, StepOutcome, TurnContext
+from agent.offline.reading import Intent
+
+HUMAN = re.compile(
+    r"\b(human|real person|a person|someone real|staff|manager|talk to (someone|somebody)|"
+    r"speak to (someone|somebody))\b",
+    re.IGNORECASE,
+)
+ORDINALS = {
+    "first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2,
+    "fourth": 3, "4th": 3, "fifth": 4, "5th": 4, "sixth": 5, "6th": 5, "last": -1,
+}  # fmt: skip
+PICK = re.compile(
+    r"\b(?:the\s+)?(" + "|".join(ORDINALS) + r")(?:\s+(?:one|option|time|slot))?\b"
+    r"|\boption\s+(\d)\b",
+    re.IGNORECASE,
+)
+WORD = re.compile(r"[a-zà-ÿ]{4,}")
+# Words every question has: they say nothing of what it is about.
+QUESTION_STEMS = {"wher", "what", "when", "whic", "have", "ther", "your", "does", "with", "abou"}
+WHOLE_DAY = dt.timedelta(hours=20)
+
+
+class OfflineModel:
+    name = "offline"
+
+    # --- proposing -----------------------------------------------------------------------------
+
+    def propose(self, context: TurnContext) -> Proposed:
+        reading, view = context.reading, context.conversation
+        proposals: list[dict[str, Any]] = []
+        if HUMAN.search(context.message):
+            return Proposed(({"action": "escalate_to_human", "reason": "the client asked"},))
+        if reading.intent == Intent.CANCEL and view.appointment:
+            return Proposed(({"action": "cancel_appointment", "appointment": view.appointment},))
+        service = str(view.service.id) if view.service else None
+        if reading.service_ids and str(reading.service_ids[0]) != service:
+            service = str(reading.service_ids[0])
+            proposals.append({"action": "choose_service", "service": service})
+        if service is not None:
+            proposals.extend(self._times(context, service, chose=bool(proposals)))
+        contact = {
+            key: value
+            for key, value in (
+                ("name", reading.name),
+                ("email", reading.emails[0] if reading.emails else None),
+                ("phone", reading.phones[0] if reading.phones else None),
+            )
+            if value
+        }
+        if contact:
+            proposals.append({"action": "collect_contact", **contact})
+        agrees = reading.intent in (Intent.YES, Intent.CONFIRM)
+        if agrees and view.held and not view.missing and not contact:
+            proposals.append({"action": "request_confirmation"})
+        if proposals:
+            return Proposed(tuple(proposals))
+        if not reading.is_routine:
+            return Proposed(reply=self._answer(context))
+        return Proposed()
+
+    def _times(self, context: TurnContext, service: str, *, chose: bool) -> list[dict[str, Any]]:
+        reading, view = context.reading, context.conversation
+        zone = ZoneInfo(context.time_zone)
+        if reading.times:
+            asked = reading.times[0]
+            if asked.exact:
+                start = asked.start.isoformat()
+                if view.appointment and view.appointment_status == "confirmed":
+                    action = {"appointment": view.appointment, "start": start}
+                    return [{"action": "reschedule_appointment", **action}]
+                return [{"action": "hold_slot", "service": service, "start": start}]
+            first = asked.start.astimezone(zone)
+            offer: dict[str, Any] = {
+                "action": "offer_slots",
+                "service": service,
+                "day": first.date().isoformat(),
+            }
+            if asked.end - asked.start < WHOLE_DAY:
+                last = asked.end.astimezone(zone)
+                offer["from_time"] = f"{first:%H:%M}"
+                offer["to_time"] = "23:59" if last.date() != first.date() else f"{last:%H:%M}"
+            return [offer]
+        picked = self._picked(context)
+        if picked is not None:
+            return [{"action": "hold_slot", "service": service, "start": picked.isoformat()}]
+        if chose or (view.state == "service_chosen" and not view.offered):
+            return [{"action": "offer_slots", "service": service}]
+        return []
+
+    def _picked(self, context: TurnContext) -> dt.datetime | None:
+        offered = context.conversation.offered
+        match = PICK.search(context.message) if offered else None
+        if match is None:
+            return None
+        index = ORDINALS[match[1].lower()] if match[1] else int(match[2]) - 1
+        if -len(offered) <= index < len(offered):
+            return offered[index]
+        return None
+
+    def _answer(self, context: TurnContext) -> str:
+        """The knowledge passage sharing most words with the question, quoted; or honesty.
+        Words match on their first letters ("park" finds "parking")."""
+        asked = {_stem(word) for word in WORD.findall(context.message.lower())} - QUESTION_STEMS
+        best, best_score = "", 0
+        for passage in re.split(r"\n\s*\n|(?<=[.!?])\s+", context.knowledge):
+            words = {_stem(word) for word in WORD.findall(passage.lower())}
+            score = len(asked & words)
+            if score > best_score:
+                best, best_score = passage.strip(), score
+        if best:
+            return best
+        if context.conversation.state in ("confirmed", "awaiting_payment"):
+            return ""  # the narration tells where the booking stands
+        return "I don't have that information, but I can ask a member of the team for you."
+
+    # --- narrating -----------------------------------------------------------------------------
+
+    def narrate(self, narration: Narration) -> str:
+        zone = narration.turn.time_zone
+        parts: list[str] = list(narration.notes)
+        for step in narration.outcomes:
+            if (sentence := self._step(step, narration)) is not None:
+                parts.append(sentence)
+        if narration.slots:
+            times = "; ".join(local_label(start, zone) for start in narration.slots)
+            parts.append(f"Open times: {times}.")
+        elif any(step.action == "offer_slots" and step.executed for step in narration.outcomes):
+            parts.append("I couldn't find an open time in the next two weeks.")
+        if narration.alternatives:
+            times = "; ".join(local_label(start, zone) for start in narration.alternatives)
+            parts.append(f"The nearest open times are {times}.")
+        after = narration.after
+        if after.state == "confirmed" and not narration.outcomes and after.appointment_start:
+            booked = local_label(after.appointment_start, zone)
+            parts.append(f"Your booking is confirmed: {booked}.")
+        if after.state == "awaiting_payment" and narration.deposit:
+            amount = format_price(Price(narration.deposit, narration.turn.currency))
+            parts.append(f"A deposit of {amount} is due to complete the booking.")
+        parts.append(narration.next_step)
+        return " ".join(part for part in parts if part)
+
+    def _step(self, step: StepOutcome, narration: Narration) -> str | None:
+        after, zone = narration.after, narration.turn.time_zone
+        currency = narration.turn.currency
+        match step.action, step.executed:
+            case "choose_service", True if after.service is not None:
+                price = format_price(Price(after.service.price, currency))
+                return (
+                    f"{after.service.name} takes {after.service.minutes} minutes and costs {price}."
+                )
+            case "hold_slot", True if after.held is not None:
+                return f"I'm holding {local_label(after.held, zone)} for you."
+            case "hold_slot", False:
+                return f"Sorry, that time can't be booked ({step.reason.rstrip('.')})."
+            case "collect_contact", True:
+                return f"Thank you{', ' + after.name if after.name else ''}."
+            case "collect_contact", False:
+                return f"Sorry, I couldn't use that: {step.reason.rstrip('.')}."
+            case "confirm_booking", True if after.appointment_start and after.state == "confirmed":
+                return f"Your booking is confirmed: {local_label(after.appointment_start, zone)}."
+            case "confirm_booking", True:
+                return "This time is kept for you until the deposit is paid."
+            case "confirm_booking", False:
+                return f"Sorry, I couldn't book it: {step.reason.rstrip('.')}."
+            case "cancel_appointment", True:
+                return "Your appointment is cancelled."
+            case "reschedule_appointment", True if after.appointment_start is not None:
+                return f"Your appointment is moved to {local_label(after.appointment_start, zone)}."
+            case "reschedule_appointment", False:
+                return f"Sorry, I couldn't move it: {step.reason.rstrip('.')}."
+            case "escalate_to_human", True:
+                return "I've asked a member of the team to take over."
+            case "refund", True:
+                amount = format_price(Price(step.money_moved, currency))
+                return f"A refund of {amount} has been issued to your card."
+            case "refund", False:
+                return f"I can't arrange that refund: {step.reason.rstrip('.')}."
+        return None
+
+
+def _stem(word: str) -> str:
+    return word[:4]

@@ -1,0 +1,6 @@
+"""A business's knowledge base: text, documents and web pages the owner gives the assistant to
+talk from. Never authority for a time, a price or a confirmation — the booking core is.
+
+``extract`` and ``budget`` are pure; ``reading`` fetches and reads; ``services`` writes;
+``selectors`` reads what a prompt may include.
+"""
