@@ -12,6 +12,8 @@ import json
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
+from django.db import transaction
+from django.utils import timezone
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -30,6 +32,7 @@ from agent.conversation.turns import (
     TurnResult,
     conversation_for_token,
     conversation_start,
+    locked_conversation,
     turn_take,
 )
 from agent.models import Conversation, Message
@@ -61,11 +64,15 @@ class StoredChoicesField(serializers.JSONField):
 
 
 class StrictCharField(serializers.CharField):
-    """A CharField that takes only a JSON string (DRF's also takes numbers: 123 → "123")."""
+    """A CharField that takes only a JSON string (DRF's also takes numbers: 123 → "123"), and
+    measures it as sent: the schema's maxLength is the raw length, so surrounding whitespace
+    is stripped only after the length is checked."""
 
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
             self.fail("invalid")
+        if self.max_length is not None and len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length)
         return super().to_internal_value(data)
 
 
@@ -163,7 +170,7 @@ class ConversationReadApi(PublicApi):
         responses={200: TranscriptSerializer, **error_responses(404, 429)},
     )
     def get(self, request: Request, token: str) -> Response:
-        return Response(TranscriptSerializer(_found(token)).data)
+        return Response(TranscriptSerializer(_up_to_date(token)).data)
 
 
 class ConversationMessageApi(PublicApi):
@@ -246,9 +253,17 @@ class ConversationConfirmApi(PublicApi):
         )
 
 
-def _found(token: str) -> Conversation:
+def _up_to_date(token: str) -> Conversation:
+    """The conversation with its stage brought up to date (a lapsed hold, a deposit paid);
+    as stored while a reply is being written, which brings it up to date itself."""
     try:
-        return conversation_for_token(token)
+        try:
+            with transaction.atomic():
+                conversation = locked_conversation(token, timezone.now())
+                conversation.save()
+                return conversation
+        except TurnInProgress:
+            return conversation_for_token(token)
     except ConversationNotFound:
         raise NotFound() from None
 

@@ -160,6 +160,10 @@ class Conversation(TimeStampedModel):
         blank=True,
         related_name="conversation",
     )
+    # The reply to the client's Confirm, returned again when the same request is repeated.
+    confirm_reply = models.ForeignKey(
+        "Message", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     escalation_reason = models.TextField(blank=True)
     turns = models.PositiveIntegerField(default=0)
     # Loop breakers: consecutive turns in which the model failed, or only proposed what the

@@ -115,7 +115,17 @@ def proposal_run(
 def audit_record(
     *, business: Business, conversation: str | None, raw: Any, outcome: Outcome
 ) -> AuditEntry:
-    return AuditEntry.objects.create(
+    entry = audit_entry(business=business, conversation=conversation, raw=raw, outcome=outcome)
+    entry.save()
+    return entry
+
+
+def audit_entry(
+    *, business: Business, conversation: str | None, raw: Any, outcome: Outcome
+) -> AuditEntry:
+    """The audit entry of one judged proposal, not yet saved (a turn saves its entries
+    together)."""
+    return AuditEntry(
         business=business,
         conversation=conversation,
         proposal=raw,

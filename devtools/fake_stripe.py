@@ -1,5 +1,6 @@
 """A small local Stripe for tests, the demo and the capstone: the endpoints Ordina calls, over
-real HTTP, so the real stripe-python SDK builds, authenticates and retries its requests as it would against Stripe.
+real HTTP, so the real stripe-python SDK builds, authenticates and retries its requests as it
+would against Stripe.
 
 It keeps Checkout Sessions and Refunds in memory, honours Idempotency-Key (the same key
 returns the first answer), records every request, and can be told to fail. ``sign`` makes a

@@ -22,6 +22,7 @@ from django.utils import timezone
 from agent.conversation import facts
 from agent.conversation.execute import Executed, hold_release
 from agent.conversation.turns import (
+    REPLY_LEASE,
     TurnResult,
     audit,
     judge,
@@ -60,24 +61,33 @@ def conversation_confirm(
             AppointmentStatus.PENDING_PAYMENT,
         ):
             raise AlreadyBooked()
+        Message.objects.create(conversation=conversation, role=MessageRole.CLIENT, text="Confirm")
         granted = granted_actions(business=conversation.business)
         verdict, _structured = judge(conversation, CONFIRM, granted, now, actor="client")
         done = _book(conversation, idempotency_key, now) if verdict.passed else Executed(verdict)
         step = audit(conversation, CONFIRM, done)
-        Message.objects.create(conversation=conversation, role=MessageRole.CLIENT, text="Confirm")
         conversation.last_message_at = now
         facts.restage(conversation, now)
+        # Until the reply is stored, this conversation is taken (ADR 0005).
+        conversation.reply_lease_until = now + REPLY_LEASE
         conversation.save()
     payment = None
     if done.verdict.passed and conversation.appointment is not None:
         payment, done = _checkout(conversation, done, now)
     with transaction.atomic():
-        conversation = locked_conversation(token, now)  # restaged: a failed checkout released it
+        # Read again: a checkout Stripe could not open has released the appointment.
+        conversation = locked_conversation(token, now, holding_lease=True)
         conversation.save()
         narration = facts.narration_of(
             conversation, facts.quiet_context(conversation, now), [(step, done)], payment=payment
         )
-    reply = narrate_and_store(conversation, narration, model=OfflineModel(), payment=payment)
+    reply = narrate_and_store(
+        conversation,
+        narration,
+        model=OfflineModel(),
+        payment=payment,
+        confirm_reply=done.verdict.passed,
+    )
     return TurnResult(conversation, reply, [done.outcome] if done.outcome else [], [done])
 
 
@@ -134,10 +144,7 @@ def _checkout(conversation: Conversation, done: Executed, now: dt.datetime):
 
 
 def _replay(conversation: Conversation) -> TurnResult:
-    last = (
-        Message.objects.filter(conversation=conversation, role=MessageRole.ASSISTANT)
-        .order_by("-id")
-        .first()
-    )
-    assert last is not None  # a booked conversation has replied at least once
-    return TurnResult(conversation, last, [], [Executed(APPROVED, moved=Decimal("0"))])
+    """The same answer as the first time this request was made."""
+    reply = conversation.confirm_reply
+    assert reply is not None  # stored with the booking's reply (the lease kept others out)
+    return TurnResult(conversation, reply, [], [Executed(APPROVED, moved=Decimal("0"))])

@@ -13,7 +13,14 @@ from decimal import Decimal
 from agent.conversation import telling
 from agent.conversation.execute import Executed, hold_release
 from agent.conversation.policy import ConversationFacts, missing_fields
-from agent.conversation.states import BOOKING, Snapshot, State, stage_of, transition
+from agent.conversation.states import (
+    BOOKING,
+    TERMINAL,
+    Snapshot,
+    State,
+    stage_of,
+    transition,
+)
 from agent.llm.base import ConversationView, Narration, ServiceFact, StepOutcome, TurnContext
 from agent.models import AppointmentReference, Conversation, Message
 from agent.offline.reading import MessageReading, read_message
@@ -30,6 +37,8 @@ NOTHING_READ = MessageReading((), (), (), (), None, (), None, is_routine=False)
 
 def restage(conversation: Conversation, now: dt.datetime) -> None:
     """Bring the stage up to date with the facts (see agent.conversation.states)."""
+    if State(conversation.state) in TERMINAL:
+        return  # a human has it, or it is over: no fact moves it any more
     # A lapsed hold keeps its time in the conversation: pressing Confirm still tries to book it
     # (the hold was only ever optimistic; the core decides at booking). A time that has
     # passed is gone, held or offered.
@@ -142,7 +151,19 @@ def view_of(conversation: Conversation) -> ConversationView:
     )
 
 
-def turn_context(conversation: Conversation, text: str, now: dt.datetime) -> TurnContext:
+def turn_context(
+    conversation: Conversation,
+    text: str,
+    now: dt.datetime,
+    *,
+    history: bool = True,
+    menu: bool = True,
+    current_stored: bool = True,
+) -> TurnContext:
+    """What the model is shown. ``history`` and ``menu``: the last messages and the granted
+    commands, for a model that reads them (the offline model reads neither, and its proposals
+    are judged against the grants all the same); ``current_stored``: the client's message is
+    already among the last messages and is left out."""
     business = conversation.business
     services = service_facts(business)
     reading = read_message(
@@ -153,12 +174,14 @@ def turn_context(conversation: Conversation, text: str, now: dt.datetime) -> Tur
         services=[(service.id, service.name) for service in services],
     )
     knowledge = "" if reading.is_routine else knowledge_for_prompt(business_id=business.pk)
-    # The newest messages before this one (which is already stored), oldest first.
-    earlier = list(
-        Message.objects.filter(conversation=conversation)
-        .order_by("-id")
-        .values_list("role", "text")[1 : HISTORY_MESSAGES + 1]
-    )
+    earlier: list[tuple[str, str]] = []
+    if history:
+        skip = 1 if current_stored else 0
+        earlier = list(
+            Message.objects.filter(conversation=conversation)
+            .order_by("-id")
+            .values_list("role", "text")[skip : HISTORY_MESSAGES + skip]
+        )
     return TurnContext(
         business=business.name,
         time_zone=business.time_zone,
@@ -169,7 +192,7 @@ def turn_context(conversation: Conversation, text: str, now: dt.datetime) -> Tur
         conversation=view_of(conversation),
         message=text,
         reading=reading,
-        actions=tuple(sorted(granted_actions(business=business))),
+        actions=tuple(sorted(granted_actions(business=business))) if menu else (),
         history=tuple(reversed(earlier)),
         knowledge=knowledge,
     )

@@ -69,6 +69,7 @@ def turn_facts(narration: Narration, *, payment_verified: bool) -> TurnFacts:
         missing_fields=after.missing if state == State.SLOT_HELD else (),
         payment_requested=state == State.AWAITING_PAYMENT,
         next_step=narration.next_step,
+        knowledge=narration.turn.knowledge,
     )
 
 

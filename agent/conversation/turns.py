@@ -44,12 +44,12 @@ from agent.gates import (
     refund_policy_gate,
     structure_gate,
 )
-from agent.guards import guard_reply
+from agent.guards import GuardedReply, guard_reply
 from agent.guards.ledger import Rewrite
 from agent.llm.base import LanguageModel, ModelUnavailable, Narration, Proposed, StepOutcome
-from agent.models import Conversation, GuardRewrite, Message, MessageRole
+from agent.models import AuditEntry, Conversation, GuardRewrite, Message, MessageRole
 from agent.offline.model import OfflineModel
-from agent.services import audit_record, granted_actions, refund_facts
+from agent.services import audit_entry, granted_actions, refund_facts
 from bookings.models import Business
 from payments.models import PaymentStatus
 
@@ -113,17 +113,29 @@ def conversation_for_token(token: str) -> Conversation:
     return found
 
 
-def locked_conversation(token: str, now: dt.datetime) -> Conversation:
-    """The conversation row, locked for this transaction and brought up to date."""
+def locked_conversation(
+    token: str, now: dt.datetime, *, holding_lease: bool = False
+) -> Conversation:
+    """The conversation row, locked for this transaction and brought up to date. Refused
+    while another request writes its reply, unless this request is that one
+    (``holding_lease``)."""
+    related = ("business", "service", "appointment")
+    by_token = Conversation.objects.filter(token_hash=token_hash(token))
+    # Almost always nobody else has the row: lock and read it with its related rows in one
+    # query. SKIP LOCKED returns nothing rather than wait, so what it returns was read whole.
     conversation = (
-        Conversation.objects.select_for_update(of=("self",))
-        .select_related("business", "service", "appointment")
-        .filter(token_hash=token_hash(token))
-        .first()
+        by_token.select_for_update(skip_locked=True, of=("self",)).select_related(*related).first()
     )
     if conversation is None:
-        raise ConversationNotFound()
-    if conversation.reply_lease_until is not None and conversation.reply_lease_until > now:
+        # Taken (or no such token): wait for the lock, then read in a second query — a lock
+        # that waited sees the row as the other transaction left it, but rows joined in the
+        # same query would be from before (an appointment just booked would read as none).
+        locked = by_token.select_for_update().values_list("pk", flat=True).first()
+        if locked is None:
+            raise ConversationNotFound()
+        conversation = Conversation.objects.select_related(*related).get(pk=locked)
+    lease = conversation.reply_lease_until
+    if not holding_lease and lease is not None and lease > now:
         raise TurnInProgress()
     facts.restage(conversation, now)
     return conversation
@@ -145,9 +157,14 @@ def turn_take(
 
         model = language_model()
     now = now or timezone.now()
+    # A model narrating in this process (the offline one) answers in microseconds: its turn
+    # is one transaction. A remote model narrates after the commit (ADR 0005).
+    in_process = getattr(model, "narrates_in_process", False)
     with transaction.atomic():
         conversation = locked_conversation(token, now)
-        Message.objects.create(conversation=conversation, role=MessageRole.CLIENT, text=text)
+        asked = Message(conversation=conversation, role=MessageRole.CLIENT, text=text)
+        if not in_process:
+            asked.save()  # kept even if the narration never comes back
         conversation.turns += 1
         conversation.last_message_at = now
         if State(conversation.state) in TERMINAL:
@@ -156,22 +173,37 @@ def turn_take(
                 conversation, facts.quiet_context(conversation, now), [], payment=None
             )
             conversation.save()
-            reply = _store_reply(conversation, narration.next_step, narration, [])
+            reply = _store_reply(conversation, narration.next_step, narration, [], asked)
             return TurnResult(conversation, reply)
-        context = facts.turn_context(conversation, text, now)
+        context = facts.turn_context(
+            conversation,
+            text,
+            now,
+            history=getattr(model, "reads_history", True),
+            menu=getattr(model, "reads_menu", True),
+            current_stored=not in_process,
+        )
         proposed = _attempt(lambda: model.propose(context))
         steps: list[Step] = []
         if proposed is None:
             _escalate(conversation, f"the model gave no usable answer in {MODEL_ATTEMPTS} tries")
             proposed = Proposed()
         else:
-            steps = _run_proposals(conversation, proposed, now)
+            granted = frozenset(context.actions)
+            if proposed.proposals and not granted:  # the model was not shown its menu
+                granted = granted_actions(business=conversation.business)
+            steps = _run_proposals(conversation, proposed, granted, now)
             _count_blocked_turns(conversation, steps)
         facts.restage(conversation, now)
         payment = facts.payment_of(conversation)
         narration = facts.narration_of(
             conversation, context, steps, payment=payment, reply=proposed.reply
         )
+        if in_process:
+            guarded = _narrated(conversation, narration, model, payment)
+            conversation.save()
+            reply = _store_reply(conversation, guarded.text, narration, guarded.rewrites, asked)
+            return TurnResult(conversation, reply, _outcomes(steps), [d for _o, d in steps])
         conversation.reply_lease_until = now + REPLY_LEASE
         conversation.save()
     # Outside the transaction: the core's locks are released before a slow narration.
@@ -185,18 +217,30 @@ def narrate_and_store(
     *,
     model: LanguageModel,
     payment: Any,
+    confirm_reply: bool = False,
 ) -> Message:
+    """Narrate, guard, store, and free the conversation; ``confirm_reply`` keeps the reply as
+    the answer to a repeated Confirm."""
+    guarded = _narrated(conversation, narration, model, payment)
+    with transaction.atomic():
+        reply = _store_reply(conversation, guarded.text, narration, guarded.rewrites)
+        done = {"confirm_reply": reply} if confirm_reply else {}
+        Conversation.objects.filter(pk=conversation.pk).update(reply_lease_until=None, **done)
+        conversation.reply_lease_until = None
+        return reply
+
+
+def _narrated(
+    conversation: Conversation, narration: Narration, model: LanguageModel, payment: Any
+) -> GuardedReply:
+    """The model's draft (the offline narrator standing in when it fails), guarded."""
     draft = None
     if conversation.state != State.ESCALATED or narration.outcomes:
         draft = _attempt(lambda: model.narrate(narration))
     if draft is None:
         draft = OfflineModel().narrate(narration)
     paid = payment is not None and payment.status != PaymentStatus.PENDING
-    guarded = guard_reply(draft, telling.turn_facts(narration, payment_verified=paid))
-    with transaction.atomic():
-        Conversation.objects.filter(pk=conversation.pk).update(reply_lease_until=None)
-        conversation.reply_lease_until = None
-        return _store_reply(conversation, guarded.text, narration, guarded.rewrites)
+    return guard_reply(draft, telling.turn_facts(narration, payment_verified=paid))
 
 
 def _attempt[T](call: Callable[[], T]) -> T | None:
@@ -208,16 +252,21 @@ def _attempt[T](call: Callable[[], T]) -> T | None:
     return None
 
 
-def _run_proposals(conversation: Conversation, proposed: Proposed, now: dt.datetime) -> list[Step]:
-    granted = granted_actions(business=conversation.business)
+def _run_proposals(
+    conversation: Conversation, proposed: Proposed, granted: frozenset[str], now: dt.datetime
+) -> list[Step]:
     steps: list[Step] = []
+    entries: list[AuditEntry] = []
     for index, raw in enumerate(proposed.proposals):
         if index >= MAX_PROPOSALS:
             verdict = blocked(Stage.STRUCTURE, f"more than {MAX_PROPOSALS} commands in one turn")
             done = Executed(verdict)
         else:
             done = judge_and_execute(conversation, raw, granted, now, actor="model")
-        steps.append((audit(conversation, raw, done), done))
+        step, entry = _judged(conversation, raw, done)
+        steps.append((step, done))
+        entries.append(entry)
+    AuditEntry.objects.bulk_create(entries)  # in proposal order, in this transaction
     return steps
 
 
@@ -270,7 +319,13 @@ def judge_and_execute(
 
 
 def audit(conversation: Conversation, raw: Any, done: Executed) -> StepOutcome:
-    """The audit entry of one proposal; returns the step as the narration sees it."""
+    """Write the audit entry of one proposal; returns the step as the narration sees it."""
+    step, entry = _judged(conversation, raw, done)
+    entry.save()
+    return step
+
+
+def _judged(conversation: Conversation, raw: Any, done: Executed) -> tuple[StepOutcome, AuditEntry]:
     verdict = done.verdict
     outcome = Outcome(
         action=proposal_label(raw),
@@ -280,19 +335,20 @@ def audit(conversation: Conversation, raw: Any, done: Executed) -> StepOutcome:
         money_moved=done.moved,
         money_contained=Decimal("0") if verdict.passed else refund_asked(raw),
     )
-    audit_record(
+    entry = audit_entry(
         business=conversation.business,
         conversation=str(conversation.public_id),
         raw=raw,
         outcome=outcome,
     )
     done.outcome = outcome
-    return StepOutcome(
+    step = StepOutcome(
         action=outcome.action,
         executed=verdict.passed,
         reason=verdict.reason,
         money_moved=outcome.money_moved,
     )
+    return step, entry
 
 
 def _outcomes(steps: list[Step]) -> list[Outcome]:
@@ -314,14 +370,22 @@ def _escalate(conversation: Conversation, reason: str) -> None:
 
 
 def _store_reply(
-    conversation: Conversation, text: str, narration: Narration, rewrites: list[Rewrite]
+    conversation: Conversation,
+    text: str,
+    narration: Narration,
+    rewrites: list[Rewrite],
+    asked: Message | None = None,
 ) -> Message:
-    reply = Message.objects.create(
+    """The reply (after the client's message, when that is not stored yet) and the guards'
+    rewrites."""
+    reply = Message(
         conversation=conversation,
         role=MessageRole.ASSISTANT,
         text=text,
         choices=telling.choices_for(narration),
     )
+    unsaved: list[Message] = [asked] if asked is not None and asked.pk is None else []
+    Message.objects.bulk_create([*unsaved, reply])
     if rewrites:
         GuardRewrite.objects.bulk_create(
             GuardRewrite(

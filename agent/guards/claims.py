@@ -102,6 +102,8 @@ def completion_claims_guard(reply: str, facts: TurnFacts) -> GuardResult:
             for kind, pattern, recorded in checks
             if not recorded and _is_claim(sentence, pattern)
         ]
+        if facts.quotes_knowledge(sentence):
+            unsupported = []
         if not unsupported:
             (kept if rewrites else kept_before).append(sentence)
             continue
@@ -136,7 +138,11 @@ def payment_talk_guard(reply: str, facts: TurnFacts) -> GuardResult:
         reply,
         facts,
         "payment_talk",
-        lambda s: "payment talk before the payment stage" if _PAYMENT_TALK.search(s) else None,
+        lambda s: (
+            "payment talk before the payment stage"
+            if _PAYMENT_TALK.search(s) and not facts.quotes_knowledge(s)
+            else None
+        ),
     )
     if not result.rewrites:
         return result

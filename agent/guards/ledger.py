@@ -32,6 +32,14 @@ class TurnFacts:
     missing_fields: tuple[str, ...] = ()  # e.g. ("name", "email")
     payment_requested: bool = False  # the conversation reached the payment stage
     next_step: str = ""  # the real next step, in the business's words
+    # The knowledge shown to the model this turn: a sentence quoted from it word for word is
+    # the business's own words about its policies ("street parking is paid"), not a claim
+    # about this client's booking or payment. Dates, prices and mechanics are still checked.
+    knowledge: str = ""
+
+    def quotes_knowledge(self, sentence: str) -> bool:
+        quoted = " ".join(sentence.split())
+        return len(quoted) > 12 and quoted in " ".join(self.knowledge.split())
 
     def __post_init__(self) -> None:
         for moment in self.datetimes:

@@ -48,12 +48,21 @@ PICK = re.compile(
 )
 WORD = re.compile(r"[a-zà-ÿ]{4,}")
 # Words every question has: they say nothing of what it is about.
-QUESTION_STEMS = {"wher", "what", "when", "whic", "have", "ther", "your", "does", "with", "abou"}
+QUESTION_STEMS = {
+    "wher", "what", "when", "whic", "have", "ther", "your", "does", "with", "abou", "take",
+    "long", "much", "many", "need", "want", "woul", "coul", "like", "plea", "than", "just",
+}  # fmt: skip
 WHOLE_DAY = dt.timedelta(hours=20)
 
 
 class OfflineModel:
     name = "offline"
+    # It narrates in this process, in microseconds, so a turn need not commit before it does
+    # (ADR 0005); it reads only the current message, and proposes without looking at its
+    # grants (the CAPABILITY gate reads them when there is something to judge).
+    narrates_in_process = True
+    reads_history = False
+    reads_menu = False
 
     # --- proposing -----------------------------------------------------------------------------
 
@@ -134,7 +143,11 @@ class OfflineModel:
         Words match on their first letters ("park" finds "parking")."""
         asked = {_stem(word) for word in WORD.findall(context.message.lower())} - QUESTION_STEMS
         best, best_score = "", 0
-        for passage in re.split(r"\n\s*\n|(?<=[.!?])\s+", context.knowledge):
+        # Headings ("## Parking") title a source; they are not an answer.
+        text = "\n".join(
+            line for line in context.knowledge.splitlines() if not line.lstrip().startswith("#")
+        )
+        for passage in re.split(r"\n\s*\n|(?<=[.!?])\s+", text):
             words = {_stem(word) for word in WORD.findall(passage.lower())}
             score = len(asked & words)
             if score > best_score:

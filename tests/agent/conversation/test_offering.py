@@ -9,9 +9,12 @@ def _day(day: dt.date) -> list[dt.datetime]:
 
 
 def test_without_a_window_two_a_day_over_the_first_days():
-    starts = _day(WEDNESDAY) + _day(WEDNESDAY + dt.timedelta(days=1)) + _day(
-        WEDNESDAY + dt.timedelta(days=2)
-    ) + _day(WEDNESDAY + dt.timedelta(days=3))
+    starts = (
+        _day(WEDNESDAY)
+        + _day(WEDNESDAY + dt.timedelta(days=1))
+        + _day(WEDNESDAY + dt.timedelta(days=2))
+        + _day(WEDNESDAY + dt.timedelta(days=3))
+    )
     offered = slots_to_offer(starts, time_zone="Europe/Lisbon")
     assert len(offered) == OFFER_COUNT
     assert offered[:2] == [lisbon(WEDNESDAY, "09:00"), lisbon(WEDNESDAY, "13:00")]

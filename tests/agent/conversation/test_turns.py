@@ -263,9 +263,7 @@ def test_a_conversation_cannot_touch_another_client_s_appointment(shop, haircut)
 # --- losing a race -------------------------------------------------------------------------------
 
 
-def test_a_time_lost_after_the_hold_lapsed_is_refused_honestly_with_alternatives(
-    shop, haircut
-):
+def test_a_time_lost_after_the_hold_lapsed_is_refused_honestly_with_alternatives(shop, haircut):
     token = ready_to_confirm(shop)
     with time_machine.travel(NOW + dt.timedelta(minutes=shop.hold_minutes + 1), tick=False):
         appointment_create(service=haircut, start=TEN, client=ClientDetails("Bo", "bo@x.pt"))
@@ -352,16 +350,20 @@ def test_a_narration_that_fails_falls_back_to_the_offline_narrator(shop):
 # --- knowledge, and what a turn costs ----------------------------------------------------------
 
 
-@pytest.fixture
-def parking_note(shop):
+def knowledge_note(business, title: str, text: str) -> KnowledgeSource:
     return KnowledgeSource.objects.create(
-        business=shop,
+        business=business,
         kind=SourceKind.TEXT,
-        title="Parking",
-        body="Free parking behind the salon.",
-        text="Free parking behind the salon.",
+        title=title,
+        body=text,
+        text=text,
         status=SourceStatus.READY,
     )
+
+
+@pytest.fixture
+def parking_note(shop):
+    return knowledge_note(shop, "Parking", "Free parking behind the salon.")
 
 
 def test_knowledge_is_shown_to_the_model_on_questions_and_skipped_on_routine_turns(
@@ -452,3 +454,14 @@ def test_a_refund_in_chat_passes_the_refund_policy_and_a_repeat_is_blocked_by_st
     assert repeated.money_contained == Decimal("12.00")
     refunds = [r for r in fake_stripe.requests if r["path"].startswith("/v1/refunds")]
     assert len(refunds) == 1
+
+
+def test_a_knowledge_sentence_quoted_word_for_word_is_not_taken_for_a_claim(shop):
+    knowledge_note(shop, "Parking", "Street parking is paid on weekdays.")
+    token = started(shop)
+    result = say(token, "is there parking?")
+    assert "Street parking is paid on weekdays." in result.reply.text
+    assert "Parking" not in result.reply.text.split("Street")[0]  # no heading quoted
+    # The same words as the model's own claim about this client are still rewritten.
+    model = ScriptedModel([Proposed()], drafts=["Your deposit is paid."])
+    assert "paid" not in say(token, "did it work?", model).reply.text

@@ -48,9 +48,12 @@ def live_conversations(shop, frozen_now) -> list[str]:
         chat(http, token, "a haircut please", time, "Ana Silva", "ana@example.com")
     booked = started(http, shop.slug)
     chat(http, booked, "a haircut please", "Friday at 9", "Rui Costa", "rui@example.com")
-    assert http.post(
-        f"/api/v1/conversations/{booked}/confirm/", headers={"Idempotency-Key": "booked-1"}
-    ).status_code == 201
+    assert (
+        http.post(
+            f"/api/v1/conversations/{booked}/confirm/", headers={"Idempotency-Key": "booked-1"}
+        ).status_code
+        == 201
+    )
     return [greeting, offered, *ready, booked]
 
 
