@@ -465,3 +465,16 @@ def test_a_knowledge_sentence_quoted_word_for_word_is_not_taken_for_a_claim(shop
     # The same words as the model's own claim about this client are still rewritten.
     model = ScriptedModel([Proposed()], drafts=["Your deposit is paid."])
     assert "paid" not in say(token, "did it work?", model).reply.text
+
+
+def test_no_confirmation_is_offered_while_required_details_are_missing(shop):
+    token = started(shop)
+    model = ScriptedModel(
+        [Proposed((HOLD_TEN, {"action": "collect_contact", "name": "Ana"}))],
+        drafts=["Perfect, Ana — shall I confirm it for you now?"],
+    )
+    result = say(token, "haircut wednesday at 10, I'm Ana", model)
+    assert result.conversation.state == "slot_held"
+    assert "confirm" not in result.reply.text.lower()
+    assert "I still need your email" in result.reply.text
+    assert GuardRewrite.objects.filter(guard="required_fields").exists()
