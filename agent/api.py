@@ -8,6 +8,7 @@ none that has not. Confirm is the only call that books, and it wants an Idempote
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from typing import Any
 
@@ -42,6 +43,7 @@ from bookings.api.appointments import (
     idempotency_key_errors,
 )
 from bookings.api.errors import conflict, error_responses
+from bookings.api.fields import iso_in_zone
 from bookings.api.lookups import business_or_404
 from bookings.api.public import SLUG_PARAMETER, PublicApi
 
@@ -217,7 +219,8 @@ class ConversationConfirmApi(PublicApi):
             409: OpenApiResponse(
                 description=(
                     "`slot_unavailable` (with `alternatives` and the `reply`), `not_ready` "
-                    "(no held slot or details missing), `already_booked`, `turn_in_progress`."
+                    "(no held slot or details missing), `already_booked`, `turn_in_progress`, "
+                    "`idempotency_conflict` (the key was used for another booking)."
                 )
             ),
             **error_responses(400, 404, 429, 503),
@@ -248,7 +251,7 @@ class ConversationConfirmApi(PublicApi):
         return conflict(
             code,
             done.verdict.reason,
-            alternatives=[{"start": start} for start in done.alternatives],
+            alternatives=_slots(result, done.alternatives),
             **_turn(result),
         )
 
@@ -266,6 +269,19 @@ def _up_to_date(token: str) -> Conversation:
             return conversation_for_token(token)
     except ConversationNotFound:
         raise NotFound() from None
+
+
+def _slots(result: TurnResult, starts: list[dt.datetime]) -> list[dict[str, str]]:
+    """Alternatives as the rest of the API writes slots: start and end in the business's zone."""
+    conversation = result.conversation
+    zone = conversation.business.tzinfo
+    length = dt.timedelta(
+        minutes=conversation.service.duration_minutes if conversation.service else 0
+    )
+    return [
+        {"start": iso_in_zone(start, zone), "end": iso_in_zone(start + length, zone)}
+        for start in starts
+    ]
 
 
 def _in_progress() -> Response:

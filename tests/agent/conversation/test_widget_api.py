@@ -2,10 +2,12 @@
 message, read back and confirm — and what none of them may do: 500, set a cookie, book twice,
 show a token, outrun the rate limit, or let one conversation reach another's."""
 
+import datetime as dt
 import hashlib
 import re
 
 import pytest
+import time_machine
 from django.core.cache import cache
 from django.db import transaction
 from django.test import Client as HttpClient
@@ -32,7 +34,7 @@ from .chat_http import (
     start,
     started,
 )
-from .conftest import WEDNESDAY, lisbon
+from .conftest import NOW, WEDNESDAY, lisbon
 
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{43,}$")
 NOT_FOUND = {"detail": "Not found.", "code": "not_found"}
@@ -149,6 +151,29 @@ def test_the_same_confirm_again_is_answered_200_with_the_same_reply(api, ready, 
     assert (first.status_code, again.status_code) == (201, 200)
     assert again.json()["reply"] == first.json()["reply"]
     assert again.json()["conversation"] == first.json()["conversation"]
+    assert len(appointments(shop)) == 1
+
+
+def test_a_time_taken_since_it_was_held_is_409_with_alternatives_in_the_business_zone(
+    api, ready, shop
+):
+    from bookings.services import ClientDetails, appointment_create
+
+    service = shop.services.get()
+    with time_machine.travel(NOW + dt.timedelta(minutes=shop.hold_minutes + 1), tick=False):
+        appointment_create(
+            service=service, start=lisbon(WEDNESDAY, "10:00"), client=ClientDetails("Bo", "b@x.pt")
+        )
+        refused = confirm(api, ready, key="late-key-1")
+
+    assert refused.status_code == 409
+    body = refused.json()
+    assert (body["code"], body["detail"]) == ("slot_unavailable", "That time was just taken.")
+    first = body["alternatives"][0]
+    assert first["start"].endswith("+00:00")  # Lisbon in December, written with its offset
+    start, end = (dt.datetime.fromisoformat(first[key]) for key in ("start", "end"))
+    assert end - start == dt.timedelta(minutes=service.duration_minutes)
+    assert "just taken" in body["reply"]["text"]
     assert len(appointments(shop)) == 1
 
 
