@@ -54,7 +54,10 @@ class RequestConfirmation(Proposal):
 
 
 class ConfirmBooking(Proposal):
-    pass
+    """Only ever executed for the client's own Confirm, which names the card it was pressed on
+    (the booking as it was shown), so a change made meanwhile is not booked unseen."""
+
+    card: Reference | None = None
 
 
 class RequestPayment(Proposal):

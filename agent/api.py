@@ -26,7 +26,7 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from agent.conversation.confirming import AlreadyBooked, conversation_confirm
+from agent.conversation.confirming import AlreadyBooked, ConversationClosed, conversation_confirm
 from agent.conversation.turns import (
     ConversationNotFound,
     TurnInProgress,
@@ -208,19 +208,34 @@ class ConversationMessageApi(PublicApi):
 
 
 class ConversationConfirmApi(PublicApi):
+    class InputSerializer(serializers.Serializer):
+        card = StrictCharField(
+            max_length=64,
+            allow_blank=True,  # nothing shown to confirm yet: refused as not ready (409)
+            help_text=(
+                "The `card` of the booking shown to confirm (`choices.confirm.card`): the "
+                "Confirm books exactly what the client saw, or is refused if it changed."
+            ),
+        )
+
+        class Meta:
+            ref_name = "ConfirmRequest"
+
     @extend_schema(
         operation_id="conversation_confirm",
         summary="Confirm the booking the conversation prepared (the client's Confirm)",
         parameters=[CONVERSATION_TOKEN, IDEMPOTENCY_PARAMETER],
-        request=None,
+        request=InputSerializer,
         responses={
             201: OpenApiResponse(TurnSerializer, "Booked (or awaiting its deposit: see reply)."),
             200: OpenApiResponse(TurnSerializer, "A repeat of a confirmed request: same answer."),
             409: OpenApiResponse(
                 description=(
                     "`slot_unavailable` (with `alternatives` and the `reply`), `not_ready` "
-                    "(no held slot or details missing), `already_booked`, `turn_in_progress`, "
-                    "`idempotency_conflict` (the key was used for another booking)."
+                    "(no held slot, details missing, or the booking changed since its card was "
+                    "shown), `already_booked`, `conversation_closed` (a person has taken it "
+                    "over, or it ended), `turn_in_progress`, `idempotency_conflict` (the key "
+                    "was used for another booking)."
                 )
             ),
             **error_responses(400, 404, 429, 503),
@@ -228,25 +243,33 @@ class ConversationConfirmApi(PublicApi):
     )
     def post(self, request: Request, token: str) -> Response:
         key = request.headers.get(IDEMPOTENCY_HEADER)
-        if errors := idempotency_key_errors(key):
+        body = self.InputSerializer(data=request.data)
+        body.is_valid()
+        if errors := {**idempotency_key_errors(key), **body.errors}:
             raise ValidationError(errors)
         assert key is not None
+        card = body.validated_data["card"]
         try:
-            result = conversation_confirm(token=token, idempotency_key=key)
+            result = conversation_confirm(token=token, idempotency_key=key, card=card)
         except ConversationNotFound:
             raise NotFound() from None
         except TurnInProgress:
             return _in_progress()
         except AlreadyBooked:
             return conflict("already_booked", "This conversation's booking is already made.")
+        except ConversationClosed:
+            return conflict(
+                "conversation_closed",
+                "This conversation is closed: a member of the team has it, or it ended.",
+            )
         done = result.executed[0]
-        if done.outcome is None:  # a replay of the confirmed request
+        if done.replayed:
             return Response(_turn(result), status=200)
         if done.verdict.passed:
             return Response(_turn(result), status=201)
-        if done.verdict.stage is None:
-            body = {"detail": done.verdict.reason, "code": "payments_unavailable"}
-            return Response({**body, **_turn(result)}, status=503)
+        if done.payments_unavailable:
+            refusal = {"detail": done.verdict.reason, "code": "payments_unavailable"}
+            return Response({**refusal, **_turn(result)}, status=503)
         code = "slot_unavailable" if done.alternatives else "not_ready"
         return conflict(
             code,

@@ -14,62 +14,71 @@ Stripe); when Stripe cannot open one the appointment is released and the client 
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal
+import hashlib
 
 from django.db import transaction
 from django.utils import timezone
 
 from agent.conversation import facts
 from agent.conversation.execute import Executed, hold_release
+from agent.conversation.states import TERMINAL, State
 from agent.conversation.turns import (
-    REPLY_LEASE,
     TurnResult,
     audit,
     judge,
     locked_conversation,
     narrate_and_store,
+    reply_lease,
 )
 from agent.gates import APPROVED, GateVerdict, Stage, blocked
+from agent.llm.base import StepOutcome
 from agent.models import Conversation, Message, MessageRole
 from agent.offline.model import OfflineModel
 from agent.services import granted_actions
-from bookings.errors import InvalidBooking, SlotUnavailable
+from bookings.errors import IdempotencyConflict, InvalidBooking, SlotUnavailable
 from bookings.models import Appointment, AppointmentStatus
 from bookings.services import ClientDetails, appointment_create
 from payments.services import deposit_checkout_open
 from payments.services.checkout import deposit_for
 from payments.stripe_api import StripeUnavailable
 
-CONFIRM = {"action": "confirm_booking"}
+LIVE = (AppointmentStatus.CONFIRMED, AppointmentStatus.PENDING_PAYMENT)
 
 
 class AlreadyBooked(Exception):
     """This conversation's booking was made with another Idempotency-Key."""
 
 
+class ConversationClosed(Exception):
+    """A human has the conversation, or it is over: nothing more is booked in it."""
+
+
 def conversation_confirm(
-    *, token: str, idempotency_key: str, now: dt.datetime | None = None
+    *, token: str, idempotency_key: str, card: str, now: dt.datetime | None = None
 ) -> TurnResult:
+    """The client pressed Confirm on ``card`` (the fingerprint the booking was shown with)."""
     now = now or timezone.now()
     with transaction.atomic():
         conversation = locked_conversation(token, now)
+        key = scoped_key(conversation, idempotency_key)
         appointment = conversation.appointment
-        if appointment is not None and appointment.idempotency_key == idempotency_key:
-            return _replay(conversation)
-        if appointment is not None and appointment.status in (
-            AppointmentStatus.CONFIRMED,
-            AppointmentStatus.PENDING_PAYMENT,
-        ):
+        if appointment is not None and appointment.idempotency_key == key:
+            return _replay(conversation, now)
+        if State(conversation.state) in TERMINAL:
+            raise ConversationClosed()
+        if appointment is not None and appointment.status in LIVE:
             raise AlreadyBooked()
         Message.objects.create(conversation=conversation, role=MessageRole.CLIENT, text="Confirm")
         granted = granted_actions(business=conversation.business)
-        verdict, _structured = judge(conversation, CONFIRM, granted, now, actor="client")
-        done = _book(conversation, idempotency_key, now) if verdict.passed else Executed(verdict)
-        step = audit(conversation, CONFIRM, done)
+        proposal = {"action": "confirm_booking", "card": card or None}
+        verdict, _structured = judge(conversation, proposal, granted, now, actor="client")
+        done = _book(conversation, key, now) if verdict.passed else Executed(verdict)
+        step = audit(conversation, proposal, done)
         conversation.last_message_at = now
         facts.restage(conversation, now)
         # Until the reply is stored, this conversation is taken (ADR 0005).
-        conversation.reply_lease_until = now + REPLY_LEASE
+        lease = reply_lease(now)
+        conversation.reply_lease_until = lease
         conversation.save()
     payment = None
     if done.verdict.passed and conversation.appointment is not None:
@@ -86,9 +95,17 @@ def conversation_confirm(
         narration,
         model=OfflineModel(),
         payment=payment,
+        lease=lease,
         confirm_reply=done.verdict.passed,
     )
     return TurnResult(conversation, reply, [done.outcome] if done.outcome else [], [done])
+
+
+def scoped_key(conversation: Conversation, idempotency_key: str) -> str:
+    """The client's key, as this conversation's alone: the same key sent from another
+    conversation (or to the booking API) is another booking, never this one's replay."""
+    digest = hashlib.sha256(idempotency_key.encode()).hexdigest()[:40]
+    return f"chat:{conversation.public_id}:{digest}"
 
 
 def _book(conversation: Conversation, idempotency_key: str, now: dt.datetime) -> Executed:
@@ -120,6 +137,10 @@ def _book(conversation: Conversation, idempotency_key: str, now: dt.datetime) ->
         return Executed(blocked(Stage.POLICY, refusal.message), alternatives=alternatives)
     except InvalidBooking as refusal:
         return Executed(blocked(Stage.POLICY, refusal.message))
+    if not outcome.created and outcome.appointment.status not in LIVE:
+        # This key already made a booking here that was released (its deposit could not be
+        # taken): a retry must not read as booked.
+        raise IdempotencyConflict()
     conversation.appointment = outcome.appointment
     # The core consumed the hold with the booking.
     conversation.held_start = conversation.held_until = None
@@ -139,12 +160,22 @@ def _checkout(conversation: Conversation, done: Executed, now: dt.datetime):
         verdict = GateVerdict(
             False, None, "payments are unavailable, so nothing was booked; please try again"
         )
-        return None, Executed(verdict, outcome=done.outcome)
+        return None, Executed(verdict, outcome=done.outcome, payments_unavailable=True)
     return (checkout.payment if checkout else None), done
 
 
-def _replay(conversation: Conversation) -> TurnResult:
-    """The same answer as the first time this request was made."""
+def _replay(conversation: Conversation, now: dt.datetime) -> TurnResult:
+    """The same answer as the first time this request was made. Its reply is stored with the
+    booking's; if the process died in between, the reply is written now from the facts."""
+    done = Executed(APPROVED, replayed=True)
     reply = conversation.confirm_reply
-    assert reply is not None  # stored with the booking's reply (the lease kept others out)
-    return TurnResult(conversation, reply, [], [Executed(APPROVED, moved=Decimal("0"))])
+    if reply is None:
+        step = StepOutcome(action="confirm_booking", executed=True, reason="approved")
+        payment = facts.payment_of(conversation)
+        narration = facts.narration_of(
+            conversation, facts.quiet_context(conversation, now), [(step, done)], payment=payment
+        )
+        reply = narrate_and_store(
+            conversation, narration, model=OfflineModel(), payment=payment, confirm_reply=True
+        )
+    return TurnResult(conversation, reply, [], [done])

@@ -55,6 +55,8 @@ class Executed:
     payment_url: str = ""
     said: str = ""  # send_message's text
     outcome: Outcome | None = None  # as audited
+    replayed: bool = False  # a repeated Confirm, answered as the first time
+    payments_unavailable: bool = False  # booked, then released: Stripe opened no checkout
 
 
 def execute(

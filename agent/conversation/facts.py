@@ -42,7 +42,8 @@ def restage(conversation: Conversation, now: dt.datetime) -> None:
     # A lapsed hold keeps its time in the conversation: pressing Confirm still tries to book it
     # (the hold was only ever optimistic; the core decides at booking). A time that has
     # passed is gone, held or offered.
-    if conversation.held_start is not None and conversation.held_start <= now:
+    passed = conversation.held_start is not None and conversation.held_start <= now
+    if passed or conversation.service_id is None:  # the time went by, or the service was removed
         hold_release(conversation)
     conversation.offered = [
         start for start in conversation.offered if dt.datetime.fromisoformat(start) > now
@@ -96,8 +97,9 @@ def service_facts(business: Business) -> tuple[ServiceFact, ...]:
 
 
 def reference_of(appointment: Appointment | None) -> str | None:
-    """The reference a conversation's appointment goes by in chat ("A-3F9C2B1D0E")."""
-    return None if appointment is None else f"A-{appointment.public_id.hex[:10].upper()}"
+    """The reference a conversation's appointment goes by in chat ("A-3F9C2B1D0E7A4C55"): 64
+    bits of its random public id, so no two of a business's appointments share one."""
+    return None if appointment is None else f"A-{appointment.public_id.hex[:16].upper()}"
 
 
 def reference_create(conversation: Conversation) -> None:
@@ -129,6 +131,7 @@ def policy_facts(conversation: Conversation, now: dt.datetime) -> ConversationFa
         missing=missing_fields(conversation.name, conversation.email),
         appointment=reference_of(appointment),
         appointment_status=appointment.status if appointment else None,
+        card=telling.card_of(view_of(conversation)),
     )
 
 

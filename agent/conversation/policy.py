@@ -44,6 +44,7 @@ from bookings.models.clients import normalize_phone
 # reminders go to (there is no SMS channel); a phone is welcome, never required.
 REQUIRED_FIELDS = ("name", "email")
 NAME_MAX = 120
+EMAIL_MAX = 254  # what the conversation (and the client record) can hold
 CHANGEABLE = frozenset({"confirmed", "pending_payment"})
 HH_MM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 
@@ -60,6 +61,7 @@ class ConversationFacts:
     missing: tuple[str, ...] = REQUIRED_FIELDS
     appointment: str | None = None  # the reference of the conversation's appointment
     appointment_status: str | None = None
+    card: str = ""  # the fingerprint of the booking as the client was last shown it
 
 
 def missing_fields(name: str, email: str) -> tuple[str, ...]:
@@ -75,11 +77,11 @@ def parse_instant(text: str, time_zone: str) -> dt.datetime | None:
     """An ISO 8601 date-time; without an offset, the business's wall time on that day."""
     try:
         moment = dt.datetime.fromisoformat(text.strip())
-    except ValueError:
+        if moment.tzinfo is None:
+            return wall_to_instant(moment.date(), moment.time(), ZoneInfo(time_zone))
+        return moment.astimezone(dt.UTC)
+    except (ValueError, OverflowError):  # not a date, or one at the edge of the calendar
         return None
-    if moment.tzinfo is None:
-        return wall_to_instant(moment.date(), moment.time(), ZoneInfo(time_zone))
-    return moment.astimezone(dt.UTC)
 
 
 def parse_day(text: str) -> dt.date | None:
@@ -105,12 +107,18 @@ def conversation_policy(
             return _contact(proposal, facts)
         case RequestConfirmation():
             return _ready_to_confirm(facts)
-        case ConfirmBooking():
+        case ConfirmBooking(card=card):
             if actor != "client":
                 return blocked(
                     Stage.POLICY, "only the client's Confirm confirms a booking, never the model"
                 )
-            return _ready_to_confirm(facts)
+            if (verdict := _ready_to_confirm(facts)) is not APPROVED:
+                return verdict
+            if card != facts.card:
+                return blocked(
+                    Stage.POLICY, "the booking changed since it was shown; confirm the new one"
+                )
+            return APPROVED
         case RequestPayment(appointment=reference):
             if (refusal := _own(reference, facts)) is not None:
                 return refusal
@@ -128,7 +136,7 @@ def conversation_policy(
                 return refusal
             if facts.appointment_status != "confirmed":
                 return blocked(Stage.POLICY, f"appointment {reference} cannot be moved")
-            return _future_start(start, facts)
+            return _bookable_start(start, facts)
         case Refund(appointment=reference):
             # The refund policy itself is judged by the shell against the payment's state.
             return _own(reference, facts) or APPROVED
@@ -167,15 +175,17 @@ def _hold(proposal: HoldSlot, facts: ConversationFacts) -> GateVerdict:
         return verdict
     if facts.appointment_status in CHANGEABLE:
         return blocked(Stage.POLICY, "this conversation already has a booking")
-    return _future_start(proposal.start, facts)
+    return _bookable_start(proposal.start, facts)
 
 
-def _future_start(start: str, facts: ConversationFacts) -> GateVerdict:
+def _bookable_start(start: str, facts: ConversationFacts) -> GateVerdict:
     moment = parse_instant(start, facts.time_zone)
     if moment is None:
         return blocked(Stage.POLICY, f"start {start!r} is not a date and time")
     if moment <= facts.now:
         return blocked(Stage.POLICY, f"start {start} has passed")
+    if moment > facts.now + dt.timedelta(days=facts.horizon_days + 1):
+        return blocked(Stage.POLICY, f"start {start} is beyond the booking horizon")
     return APPROVED
 
 
@@ -187,6 +197,8 @@ def _contact(proposal: CollectContact, facts: ConversationFacts) -> GateVerdict:
     ):
         return blocked(Stage.POLICY, f"{proposal.name!r} is not a name")
     if proposal.email is not None:
+        if len(proposal.email) > EMAIL_MAX:
+            return blocked(Stage.POLICY, f"an email address has at most {EMAIL_MAX} characters")
         try:
             validate_email(proposal.email)
         except ValidationError:
@@ -207,7 +219,7 @@ def phone_e164(text: str, country: str) -> str | None:
 def _ready_to_confirm(facts: ConversationFacts) -> GateVerdict:
     if facts.appointment_status in CHANGEABLE:
         return blocked(Stage.POLICY, "this conversation's booking is already made")
-    if not facts.holds_slot:
+    if not facts.holds_slot or facts.service_id is None:
         return blocked(Stage.POLICY, "no slot is held")
     if facts.missing:
         return blocked(Stage.POLICY, f"required details missing: {', '.join(facts.missing)}")

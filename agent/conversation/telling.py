@@ -9,6 +9,7 @@ where to pay. The model writes none of these.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -66,11 +67,32 @@ def turn_facts(narration: Narration, *, payment_verified: bool) -> TurnFacts:
         booking_confirmed=state == State.CONFIRMED,
         payment_verified=payment_verified,
         refund_issued=bool(refunds),
+        booked_at=after.appointment_start if state == State.CONFIRMED else None,
+        cancelled=state == State.CANCELLED,
+        moved=any(
+            step.executed and step.action == "reschedule_appointment" for step in narration.outcomes
+        ),
         missing_fields=after.missing if state == State.SLOT_HELD else (),
         payment_requested=state == State.AWAITING_PAYMENT,
         next_step=narration.next_step,
         knowledge=narration.turn.knowledge,
     )
+
+
+def card_of(view: ConversationView) -> str:
+    """The fingerprint of the booking to confirm, as shown: service and price, time, details.
+    The client's Confirm names it; anything changed since makes it another card."""
+    if view.service is None or view.held is None:
+        return ""
+    shown = [
+        view.service.id,
+        view.service.price,
+        view.held.isoformat(),
+        view.name,
+        view.email,
+        view.phone,
+    ]
+    return hashlib.sha256("|".join(map(str, shown)).encode()).hexdigest()[:20]
 
 
 def local_label(moment: dt.datetime, time_zone: str) -> str:
@@ -106,6 +128,7 @@ def choices_for(narration: Narration) -> dict[str, Any]:
             "deposit": narration.deposit or Decimal("0"),
             "currency": narration.turn.currency,
             "hold_expires": after.hold_expires,
+            "card": card_of(after),
         }
     if state == State.AWAITING_PAYMENT and narration.payment_url:
         choices["payment"] = {

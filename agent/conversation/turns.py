@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -56,13 +57,20 @@ from payments.models import PaymentStatus
 MAX_PROPOSALS = 4  # per turn; more is refused at STRUCTURE, not silently dropped
 MODEL_ATTEMPTS = 3  # calls per turn before the model counts as failed
 BLOCKED_TURNS_LIMIT = 3  # consecutive turns of only blocked proposals before a human takes over
-REPLY_LEASE = dt.timedelta(seconds=90)  # longer than MODEL_ATTEMPTS × the model's timeout
+REPLY_CHARACTERS = 2000  # a model's own reply beyond this is cut: a chat answer, not a document
 
 Step = tuple[StepOutcome, Executed]
 
 
 class ConversationNotFound(Exception):
     pass
+
+
+def reply_lease(now: dt.datetime) -> dt.datetime:
+    """Until when a turn's reply may take to write: every narration attempt at the model's
+    timeout, and a margin. Past it, a crashed turn no longer blocks the conversation."""
+    narration = MODEL_ATTEMPTS * settings.ORDINA_MODEL_TIMEOUT
+    return now + dt.timedelta(seconds=narration + 30)
 
 
 class TurnInProgress(Exception):
@@ -159,7 +167,7 @@ def turn_take(
     now = now or timezone.now()
     # A model narrating in this process (the offline one) answers in microseconds: its turn
     # is one transaction. A remote model narrates after the commit (ADR 0005).
-    in_process = getattr(model, "narrates_in_process", False)
+    in_process = model.narrates_in_process
     with transaction.atomic():
         conversation = locked_conversation(token, now)
         asked = Message(conversation=conversation, role=MessageRole.CLIENT, text=text)
@@ -179,8 +187,8 @@ def turn_take(
             conversation,
             text,
             now,
-            history=getattr(model, "reads_history", True),
-            menu=getattr(model, "reads_menu", True),
+            history=model.reads_history,
+            menu=model.reads_menu,
             current_stored=not in_process,
         )
         proposed = _attempt(lambda: model.propose(context))
@@ -197,17 +205,19 @@ def turn_take(
         facts.restage(conversation, now)
         payment = facts.payment_of(conversation)
         narration = facts.narration_of(
-            conversation, context, steps, payment=payment, reply=proposed.reply
+            conversation, context, steps, payment=payment, reply=proposed.reply[:REPLY_CHARACTERS]
         )
         if in_process:
             guarded = _narrated(conversation, narration, model, payment)
             conversation.save()
             reply = _store_reply(conversation, guarded.text, narration, guarded.rewrites, asked)
             return TurnResult(conversation, reply, _outcomes(steps), [d for _o, d in steps])
-        conversation.reply_lease_until = now + REPLY_LEASE
+        # Counted from the commit, not from the turn's start: proposing took its own time.
+        lease = reply_lease(max(now, timezone.now()))
+        conversation.reply_lease_until = lease
         conversation.save()
     # Outside the transaction: the core's locks are released before a slow narration.
-    reply = narrate_and_store(conversation, narration, model=model, payment=payment)
+    reply = narrate_and_store(conversation, narration, model=model, payment=payment, lease=lease)
     return TurnResult(conversation, reply, _outcomes(steps), [done for _o, done in steps])
 
 
@@ -217,15 +227,20 @@ def narrate_and_store(
     *,
     model: LanguageModel,
     payment: Any,
+    lease: dt.datetime | None = None,
     confirm_reply: bool = False,
 ) -> Message:
-    """Narrate, guard, store, and free the conversation; ``confirm_reply`` keeps the reply as
-    the answer to a repeated Confirm."""
+    """Narrate, guard, store, and free the conversation from ``lease`` (only if the lease is
+    still this turn's); ``confirm_reply`` keeps the reply as the answer to a repeated Confirm."""
     guarded = _narrated(conversation, narration, model, payment)
     with transaction.atomic():
         reply = _store_reply(conversation, guarded.text, narration, guarded.rewrites)
-        done = {"confirm_reply": reply} if confirm_reply else {}
-        Conversation.objects.filter(pk=conversation.pk).update(reply_lease_until=None, **done)
+        if confirm_reply:
+            Conversation.objects.filter(pk=conversation.pk).update(confirm_reply=reply)
+        if lease is not None:
+            Conversation.objects.filter(pk=conversation.pk, reply_lease_until=lease).update(
+                reply_lease_until=None
+            )
         conversation.reply_lease_until = None
         return reply
 
@@ -257,10 +272,14 @@ def _run_proposals(
 ) -> list[Step]:
     steps: list[Step] = []
     entries: list[AuditEntry] = []
-    for index, raw in enumerate(proposed.proposals):
+    proposals = list(proposed.proposals)
+    extra = len(proposals) - MAX_PROPOSALS
+    # Beyond the limit, one more is audited (refused) and the rest only counted in its reason:
+    # a runaway model cannot fill the audit log.
+    for index, raw in enumerate(proposals[: MAX_PROPOSALS + 1]):
         if index >= MAX_PROPOSALS:
-            verdict = blocked(Stage.STRUCTURE, f"more than {MAX_PROPOSALS} commands in one turn")
-            done = Executed(verdict)
+            reason = f"more than {MAX_PROPOSALS} commands in one turn ({extra} refused)"
+            done = Executed(blocked(Stage.STRUCTURE, reason))
         else:
             done = judge_and_execute(conversation, raw, granted, now, actor="model")
         step, entry = _judged(conversation, raw, done)

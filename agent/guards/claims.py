@@ -52,6 +52,8 @@ _REFUND_CLAIM = re.compile(
     r"\s+(your|the|a)\s+refund)\b",
     re.IGNORECASE,
 )
+_CANCEL_CLAIM = re.compile(r"\b(cancell?ed|called off)\b", re.IGNORECASE)
+_MOVE_CLAIM = re.compile(r"\b(rescheduled|moved (it|you|your|the)|re-?booked)\b", re.IGNORECASE)
 _MESSAGE_CLAIM = re.compile(
     r"\b(sent|resent|re-sent|emailed|texted|in your inbox|check your (email|inbox|phone))\b",
     re.IGNORECASE,
@@ -72,6 +74,8 @@ _HONEST = {
     "payment": "I can't see a completed payment yet.",
     "message": "Nothing has been sent yet.",
     "refund": "No refund has been made.",
+    "cancel": "Nothing has been cancelled.",
+    "move": "Nothing has been moved.",
 }
 
 
@@ -83,6 +87,11 @@ def _is_claim(sentence: str, pattern: re.Pattern[str]) -> bool:
     return False
 
 
+def is_booking_claim(sentence: str) -> bool:
+    """The sentence says a booking is made (the dates guard then allows only its time)."""
+    return _is_claim(sentence, _BOOKING_CLAIM)
+
+
 def completion_claims_guard(reply: str, facts: TurnFacts) -> GuardResult:
     """ "Confirmed", "paid", "sent", "refunded" stand only on a record the core reported this
     turn."""
@@ -91,6 +100,8 @@ def completion_claims_guard(reply: str, facts: TurnFacts) -> GuardResult:
         ("payment", _PAYMENT_CLAIM, facts.payment_verified),
         ("message", _MESSAGE_CLAIM, facts.message_sent),
         ("refund", _REFUND_CLAIM, facts.refund_issued),
+        ("cancel", _CANCEL_CLAIM, facts.cancelled),
+        ("move", _MOVE_CLAIM, facts.moved),
     ]
     kept_before: list[str] = []  # a greeting before the claim stays in front of the truth
     kept: list[str] = []

@@ -9,10 +9,12 @@ Weekday names are dates: "We are open Monday to Friday" needs a Monday and a Fri
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import date, datetime, timedelta
 
 import dateparser.search
 
+from agent.guards.claims import is_booking_claim
 from agent.guards.ledger import GuardResult, TurnFacts
 from agent.guards.prices import AMOUNT
 from agent.guards.sentences import drop_sentences
@@ -59,6 +61,20 @@ _DATE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(r"\b(?P<h>1[0-2]|0?[1-9])\s*o'?\s?clock\b", re.IGNORECASE),
     ),
     ("at_hour", re.compile(r"\bat (?P<h>1[0-2]|0?[1-9])\b(?![.,:]?\d|\s*(?:%|people))")),
+    # "10.30" is a time (the European way) unless money is next to it.
+    (
+        "dotted_clock",
+        re.compile(r"(?<![\d.,])\b(?P<h>[01]?\d|2[0-3])\.(?P<m>[0-5]\d)\b(?![.,]?\d)"),
+    ),
+    # "in 2 days", "in 3 hours", "48 hours from now": a moment all the same.
+    (
+        "offset",
+        re.compile(
+            r"\bin\s+(?P<n>\d+)\s+(?P<unit>days?|weeks?|hours?|minutes?|mins?)\b"
+            r"|\b(?P<n2>\d+)\s+(?P<unit2>days?|weeks?|hours?|minutes?|mins?)\s+from\s+now\b",
+            re.IGNORECASE,
+        ),
+    ),
     ("noon", re.compile(r"\b(?P<word>noon|midday|midnight)\b", re.IGNORECASE)),
     ("weekday", re.compile(rf"\b{_WEEKDAY}\b", re.IGNORECASE)),
     (
@@ -123,9 +139,9 @@ def _mention_supported(kind: str, match: re.Match[str], facts: TurnFacts) -> boo
     local = facts.local_datetimes()
     times = {(moment.hour, moment.minute) for moment in local}
     days = {moment.date() for moment in local}
-    if kind == "clock":
-        minute = int(match["m"])
-        return any((hour, minute) in times for hour in _hours(int(match["h"]), match["ampm"]))
+    if kind in {"clock", "dotted_clock"}:
+        minute, ampm = int(match["m"]), match.groupdict().get("ampm")
+        return any((hour, minute) in times for hour in _hours(int(match["h"]), ampm))
     if kind in {"ampm", "oclock", "at_hour"}:
         return any(
             (hour, 0) in times for hour in _hours(int(match["h"]), match.groupdict().get("ampm"))
@@ -147,6 +163,13 @@ def _mention_supported(kind: str, match: re.Match[str], facts: TurnFacts) -> boo
         return bool(candidates & {(d.month, d.day) for d in days})
     if kind == "relative":
         return _relative_supported(match["rel"].lower(), facts.today, local)
+    if kind == "offset":
+        # Days from today can be checked; hours from "now" cannot (the core hands over no now).
+        unit = (match["unit"] or match["unit2"]).lower()
+        if facts.today is None or not unit.startswith(("day", "week")):
+            return False
+        count = int(match["n"] or match["n2"]) * (7 if unit.startswith("week") else 1)
+        return facts.today + timedelta(days=count) in days
     if kind == "part_of_day":
         part = match["part"].lower().rstrip("s")
         return any(moment.hour in _PARTS_OF_DAY[part] for moment in local)
@@ -187,7 +210,7 @@ def _regex_date_problem(sentence: str, facts: TurnFacts) -> tuple[str | None, st
     rest = _COUNTED.sub(_blank, AMOUNT.sub(_blank, sentence))
     for kind, pattern in _DATE_PATTERNS:
         for match in pattern.finditer(sentence):
-            if kind in {"at_hour", "numeric"} and _price_adjacent(sentence, match):
+            if kind in {"at_hour", "numeric", "dotted_clock"} and _price_adjacent(sentence, match):
                 continue
             if not _mention_supported(kind, match, facts):
                 return f"date/time not handed over by the core: {match[0]!r}", rest
@@ -231,17 +254,24 @@ def _parser_date_problem(sentence: str, facts: TurnFacts) -> str | None:
 
 
 def dates_guard(reply: str, facts: TurnFacts) -> GuardResult:
-    """Only the dates and times the core handed over this turn; with none, none at all."""
+    """Only the dates and times the core handed over this turn; with none, none at all. A
+    sentence claiming the booking may name only the booked time, not any offered one."""
+    booked = replace(facts, datetimes=(facts.booked_at,)) if facts.booked_at else facts
 
     def problem(sentence: str) -> str | None:
-        found, rest = _regex_date_problem(sentence, facts)
-        if found is not None:
-            return found
-        # dateparser keeps only hits with a digit; when every digit sits in a mention the
-        # regexes already checked (or in an amount), it could only re-find those. It is the
-        # guard's slowest step (milliseconds per sentence), so it runs only where it can help.
-        if not re.search(r"\d", rest):
-            return None
-        return _parser_date_problem(sentence, facts)
+        ledger = booked if is_booking_claim(sentence) else facts
+        return _problem(sentence, ledger)
 
     return drop_sentences(reply, facts, "dates", problem)
+
+
+def _problem(sentence: str, facts: TurnFacts) -> str | None:
+    found, rest = _regex_date_problem(sentence, facts)
+    if found is not None:
+        return found
+    # dateparser keeps only hits with a digit; when every digit sits in a mention the regexes
+    # already checked (or in an amount), it could only re-find those. It is the guard's slowest
+    # step (milliseconds per sentence), so it runs only where it can help.
+    if not re.search(r"\d", rest):
+        return None
+    return _parser_date_problem(sentence, facts)

@@ -29,6 +29,9 @@ class TurnFacts:
     payment_verified: bool = False  # a charge verified paid by the payment provider
     message_sent: bool = False  # an email/SMS was actually sent this turn
     refund_issued: bool = False  # a refund was issued through the payment provider this turn
+    booked_at: datetime | None = None  # the booked appointment's start, if one is booked
+    cancelled: bool = False  # the appointment is cancelled (this turn or before)
+    moved: bool = False  # the appointment was moved this turn
     missing_fields: tuple[str, ...] = ()  # e.g. ("name", "email")
     payment_requested: bool = False  # the conversation reached the payment stage
     next_step: str = ""  # the real next step, in the business's words

@@ -33,6 +33,12 @@ READ_FIELD: dict[object, str] = {"text": "text", "tool_use": "name"}
 
 
 class AnthropicModel:
+    # A remote model: it narrates after the turn commits, and sees the conversation's last
+    # messages and its granted commands (as tools).
+    narrates_in_process = False
+    reads_history = True
+    reads_menu = True
+
     def __init__(
         self,
         *,

@@ -107,6 +107,13 @@ class Narration:
 
 class LanguageModel(Protocol):
     name: str
+    # What the shell does for this model. A model that narrates in this process (the offline
+    # one, in microseconds) has its turn in one transaction; a remote one narrates after the
+    # commit (ADR 0005). The last messages and the granted commands are read for a model only
+    # if it reads them.
+    narrates_in_process: bool
+    reads_history: bool
+    reads_menu: bool
 
     def propose(self, context: TurnContext) -> Proposed: ...
 

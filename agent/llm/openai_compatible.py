@@ -35,6 +35,12 @@ NO_KEY = "no-key"
 
 
 class OpenAICompatibleModel:
+    # A remote model: it narrates after the turn commits, and sees the conversation's last
+    # messages and its granted commands (as tools).
+    narrates_in_process = False
+    reads_history = True
+    reads_menu = True
+
     def __init__(
         self,
         *,

@@ -24,6 +24,10 @@ class ScriptExhausted(AssertionError):
 
 class ScriptedModel:
     name = "scripted"
+    # Played like a remote model: narrated after the commit, shown history and menu.
+    narrates_in_process = False
+    reads_history = True
+    reads_menu = True
 
     def __init__(self, turns: Iterable[Turn] = (), drafts: Iterable[Draft] = ()) -> None:
         self._turns: deque[Turn] = deque(turns)

@@ -560,3 +560,63 @@ def test_a_refund_claimed_without_a_refund_issued_is_rewritten():
     assert "processed" not in guarded.text
     assert guarded.text.startswith("No refund has been made")
     assert guard_reply("You have been refunded.", TurnFacts(refund_issued=True)).rewrites == []
+
+
+# --- found by review: claims tied to their facts, offsets, dotted times ------------------------
+
+
+def _facts(**overrides):
+    import datetime as dt
+
+    from agent.guards import TurnFacts
+
+    base = {
+        "zone": "Europe/Lisbon",
+        "today": dt.date(2026, 11, 30),
+        "next_step": "Anything else?",
+    }
+    return TurnFacts(**{**base, **overrides})
+
+
+def test_a_booking_claim_may_name_only_the_booked_time_not_an_offered_one():
+    import datetime as dt
+
+    from agent.guards import guard_reply
+
+    booked = dt.datetime(2026, 12, 2, 10, tzinfo=dt.UTC)
+    offered = dt.datetime(2026, 12, 3, 9, tzinfo=dt.UTC)
+    facts = _facts(datetimes=(booked, offered), booking_confirmed=True, booked_at=booked)
+    wrong = "Your booking is now confirmed for Thursday 3 December at 09:00."
+    right = "Your booking is confirmed for Wednesday 2 December at 10:00."
+    assert "Thursday" not in guard_reply(wrong, facts).text
+    assert guard_reply(right, facts).text == right
+    offer = "We also have Thursday 3 December at 09:00 open."
+    assert guard_reply(offer, facts).text == offer
+
+
+def test_cancel_and_move_claims_need_the_record():
+    from agent.guards import guard_reply
+
+    cancelled = guard_reply("Your appointment has been cancelled.", _facts())
+    assert cancelled.text.startswith("Nothing has been cancelled")
+    assert guard_reply("It is cancelled.", _facts(cancelled=True)).rewrites == []
+    moved = guard_reply("I have rescheduled your visit.", _facts())
+    assert moved.text.startswith("Nothing has been moved")
+
+
+def test_relative_offsets_and_dotted_times_are_dates_too():
+    import datetime as dt
+
+    from agent.guards import guard_reply
+
+    for draft in [
+        "Come back in 3 hours.",
+        "We can see you in 2 days.",
+        "It opens 48 hours from now.",
+    ]:
+        assert guard_reply(draft, _facts()).text == "Anything else?", draft
+    assert guard_reply("We open at 10.30 then.", _facts()).text == "Anything else?"
+    wednesday = dt.datetime(2026, 12, 2, 10, 30, tzinfo=dt.UTC)
+    in_two_days = "We have a time in 2 days, at 10.30."
+    assert guard_reply(in_two_days, _facts(datetimes=(wednesday,))).text == in_two_days
+    assert guard_reply("It costs €10.30.", _facts()).rewrites[0].guard == "prices"

@@ -46,6 +46,7 @@ WIDTH = 96
 
 class Command(BaseCommand):
     help = "Run the demo's scripted conversations through the shell and print them."
+    last_card = ""  # the card of the booking the widget last showed, sent with Confirm
 
     def handle(self, *args: Any, **options: Any) -> None:
         from devtools.fake_stripe import SECRET_KEY, start_fake_stripe
@@ -184,7 +185,11 @@ class Command(BaseCommand):
 
     def confirm(self, token: str, key: str, now: dt.datetime | None = None) -> TurnResult:
         self.line("client", "[presses Confirm]")
-        result = conversation_confirm(token=token, idempotency_key=key, now=now or self.now)
+        # The widget sends the card of the booking it showed.
+        card = self.last_card
+        result = conversation_confirm(
+            token=token, idempotency_key=key, card=card, now=now or self.now
+        )
         self.show(result)
         return result
 
@@ -210,6 +215,7 @@ class Command(BaseCommand):
             self.note(f"slots to pick: {labels}")
         if "confirm" in choices:
             card = choices["confirm"]
+            self.last_card = card["card"]
             self.note(
                 f"booking to confirm: {card['service']}, {card['label']}, {card['name']} "
                 f"<{card['email']}>, price {card['price']}, deposit {card['deposit']}"

@@ -45,9 +45,29 @@ def say(http, token: str, text: Any):
     return http.post(message_url(token), {"text": text}, content_type="application/json")
 
 
-def confirm(http, token: str, key: str | None = "confirm-key-0001"):
+def confirm(http, token: str, key: str | None = "confirm-key-0001", card: str | None = None):
+    """The client's Confirm, sent as the widget sends it: with the card of the booking it last
+    showed (read from the stored replies unless given)."""
     headers = {} if key is None else {"Idempotency-Key": key}
-    return http.post(confirm_url(token), headers=headers)
+    body = {"card": shown_card(token) if card is None else card}
+    return http.post(confirm_url(token), body, content_type="application/json", headers=headers)
+
+
+def shown_card(token: str) -> str:
+    """The card of the last booking shown to confirm in this conversation, or ""."""
+    from agent.conversation.turns import token_hash
+    from agent.models import Message
+
+    shown = (
+        Message.objects.filter(conversation__token_hash=token_hash(token), role="assistant")
+        .exclude(choices={})
+        .order_by("-id")
+        .values_list("choices", flat=True)
+    )
+    for choices in shown:
+        if "confirm" in choices:
+            return choices["confirm"]["card"]
+    return ""
 
 
 def read(http, token: str):

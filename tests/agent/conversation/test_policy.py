@@ -16,7 +16,7 @@ FACTS = ConversationFacts(
     services={"7": 7, "haircut": 7},
     service_id=7,
 )
-READY = ConversationFacts(**{**FACTS.__dict__, "holds_slot": True, "missing": ()})
+READY = ConversationFacts(**{**FACTS.__dict__, "holds_slot": True, "missing": (), "card": "card-1"})
 BOOKED = ConversationFacts(
     **{**FACTS.__dict__, "appointment": "A-1", "appointment_status": "confirmed"}
 )
@@ -83,9 +83,16 @@ def test_confirmation_needs_every_required_detail():
 
 
 def test_the_model_never_confirms_a_booking_only_the_client_does():
-    blocks({"action": "confirm_booking"}, READY, reason="only the client's Confirm")
-    assert judged({"action": "confirm_booking"}, READY, actor="client").passed
-    blocks({"action": "confirm_booking"}, FACTS, actor="client", reason="no slot is held")
+    shown = {"action": "confirm_booking", "card": "card-1"}
+    blocks(shown, READY, reason="only the client's Confirm")
+    assert judged(shown, READY, actor="client").passed
+    blocks(shown, FACTS, actor="client", reason="no slot is held")
+
+
+def test_a_confirm_books_only_the_booking_as_it_was_shown():
+    changed = {"action": "confirm_booking", "card": "card-0"}
+    blocks(changed, READY, actor="client", reason="the booking changed since it was shown")
+    blocks({"action": "confirm_booking"}, READY, actor="client", reason="changed since")
 
 
 @pytest.mark.parametrize(

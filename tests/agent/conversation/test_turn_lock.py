@@ -45,6 +45,8 @@ class HeldModel:
     """The offline model, held inside ``propose`` until released; says when it got there."""
 
     name = "held"
+    narrates_in_process = False  # a remote model's turn: narrated after the commit
+    reads_history = reads_menu = True
 
     def __init__(self) -> None:
         self.inside, self.release = threading.Event(), threading.Event()
@@ -202,6 +204,7 @@ class HeldNarrator(OfflineModel):
 
     inside = threading.Event()
     release = threading.Event()
+    narrates_in_process = False  # slow, like a remote model: narrated after the commit
 
     def narrate(self, narration: Narration) -> str:
         type(self).inside.set()

@@ -26,6 +26,7 @@ from bookings.services import ClientDetails, appointment_create
 from knowledge.models import KnowledgeSource, SourceKind, SourceStatus
 from payments.models import PaymentStatus
 from payments.services.reconcile import payment_verify
+from tests.agent.conversation.chat_http import shown_card
 from tests.agent.conversation.conftest import NOW, WEDNESDAY, lisbon
 
 pytestmark = pytest.mark.usefixtures("frozen_now")
@@ -38,6 +39,11 @@ ANA = {"action": "collect_contact", "name": "Ana Silva", "email": "ana@example.c
 def started(business):
     _conversation, token, _greeting = conversation_start(business=business)
     return token
+
+
+def confirm(token, key):
+    """The client's Confirm on the booking last shown (the widget sends its card)."""
+    return conversation_confirm(token=token, idempotency_key=key, card=shown_card(token))
 
 
 def say(token, text, model=None):
@@ -72,7 +78,7 @@ def test_a_booking_made_in_chat_with_the_offline_model(shop):
     assert "press Confirm" in reply.text
     assert not Appointment.objects.exists()  # nothing is booked until the client confirms
 
-    result = conversation_confirm(token=token, idempotency_key="widget-1")
+    result = confirm(token, "widget-1")
 
     appointment = Appointment.objects.get()
     assert (appointment.starts_at, appointment.status) == (TEN, AppointmentStatus.CONFIRMED)
@@ -92,8 +98,8 @@ def test_a_booking_made_in_chat_with_the_offline_model(shop):
 
 def test_confirm_is_idempotent_by_key(shop):
     token = ready_to_confirm(shop)
-    first = conversation_confirm(token=token, idempotency_key="k")
-    again = conversation_confirm(token=token, idempotency_key="k")
+    first = confirm(token, "k")
+    again = confirm(token, "k")
     assert Appointment.objects.count() == 1
     assert again.reply.pk == first.reply.pk
 
@@ -209,7 +215,7 @@ def test_free_text_unknown_and_ungranted_commands_are_blocked_at_their_gate(shop
     assert verdicts[1] == ("teleport", "STRUCTURE", "unknown action: 'teleport'")
     assert verdicts[2][1:] == ("STRUCTURE", "hold_slot: missing field 'start'")
     assert verdicts[3][1:] == ("CAPABILITY", "hold_slot is not in the agent's capabilities")
-    assert verdicts[4][1:] == ("STRUCTURE", "more than 4 commands in one turn")
+    assert verdicts[4][1:] == ("STRUCTURE", "more than 4 commands in one turn (1 refused)")
     assert result.conversation.held_start is None
     assert len(audit_rows(result.conversation)) == 5
 
@@ -235,7 +241,7 @@ def test_a_held_slot_must_be_one_the_core_offers_now(shop):
 
 def test_cancelling_in_chat_ends_the_conversation_s_booking(shop):
     token = ready_to_confirm(shop)
-    conversation_confirm(token=token, idempotency_key="k")
+    confirm(token, "k")
     reference = Conversation.objects.get().appointment.reference.reference
     cancel = {"action": "cancel_appointment", "appointment": reference}
     result = say(token, "cancel please", ScriptedModel([Proposed((cancel,))]))
@@ -267,7 +273,7 @@ def test_a_time_lost_after_the_hold_lapsed_is_refused_honestly_with_alternatives
     token = ready_to_confirm(shop)
     with time_machine.travel(NOW + dt.timedelta(minutes=shop.hold_minutes + 1), tick=False):
         appointment_create(service=haircut, start=TEN, client=ClientDetails("Bo", "bo@x.pt"))
-        result = conversation_confirm(token=token, idempotency_key="late")
+        result = confirm(token, "late")
     assert Appointment.objects.count() == 1  # only the other client's
     [outcome] = result.outcomes
     assert (outcome.result, outcome.stage) == ("BLOCK", "POLICY")
@@ -282,7 +288,7 @@ def test_a_time_lost_after_the_hold_lapsed_is_refused_honestly_with_alternatives
 def test_a_lapsed_hold_whose_time_is_still_free_is_booked(shop):
     token = ready_to_confirm(shop)
     with time_machine.travel(NOW + dt.timedelta(hours=3), tick=False):
-        result = conversation_confirm(token=token, idempotency_key="late-but-free")
+        result = confirm(token, "late-but-free")
     assert result.conversation.state == "confirmed"
     assert Appointment.objects.get().starts_at == TEN
 
@@ -305,7 +311,7 @@ def test_a_slot_taken_under_a_live_hold_by_a_race_is_refused_with_alternatives(s
         price=Decimal("60.00"),
         status=AppointmentStatus.CONFIRMED,
     )
-    result = conversation_confirm(token=token, idempotency_key="race")
+    result = confirm(token, "race")
     [outcome] = result.outcomes
     assert (outcome.result, outcome.stage) == ("BLOCK", "POLICY")
     assert "just taken" in outcome.reason
@@ -409,7 +415,7 @@ def test_a_deposit_is_asked_through_checkout_and_confirmed_only_when_stripe_says
     shop.deposit_percent = 20
     shop.save()
     token = ready_to_confirm(shop)
-    result = conversation_confirm(token=token, idempotency_key="pay")
+    result = confirm(token, "pay")
     assert result.conversation.state == "awaiting_payment"
     payment_choice = result.reply.choices["payment"]
     assert payment_choice["url"].startswith("http")
@@ -434,7 +440,7 @@ def test_a_refund_in_chat_passes_the_refund_policy_and_a_repeat_is_blocked_by_st
     shop.save()
     AgentGrant.objects.create(business=shop, action="refund")
     token = ready_to_confirm(shop)
-    conversation_confirm(token=token, idempotency_key="pay")
+    confirm(token, "pay")
     payment = Appointment.objects.get().payment
     fake_stripe.pay(payment.checkout_session_id)
     payment_verify(payment)

@@ -12,6 +12,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.test import Client as HttpClient
 
+from agent.conversation.confirming import scoped_key
 from agent.llm.base import Proposed
 from agent.llm.scripted import ScriptedModel
 from agent.models import Conversation, Message
@@ -138,7 +139,8 @@ def test_a_booking_made_by_messages_is_confirmed_once_by_the_clients_confirm(api
     assert appointment.status == AppointmentStatus.CONFIRMED
     assert appointment.starts_at == lisbon(WEDNESDAY, "10:00")
     assert (appointment.client.name, appointment.client.email) == ("Ana Silva", "ana@example.com")
-    assert appointment.idempotency_key == "ana-confirm-1"
+    conversation = Conversation.objects.get()
+    assert appointment.idempotency_key == scoped_key(conversation, "ana-confirm-1")
     assert booked.json()["conversation"]["appointment"] == str(appointment.public_id)
     assert not SlotHold.objects.filter(business=shop).exists(), "the booking consumed the hold"
 
@@ -187,17 +189,19 @@ def test_a_confirm_with_another_key_is_refused_as_already_booked(api, ready, sho
     assert len(appointments(shop)) == 1
 
 
-def test_a_key_another_conversation_booked_with_is_refused_and_books_nothing(api, shop, ready):
-    confirm(api, ready, key="shared-key-1")
+def test_a_key_another_conversation_used_is_another_booking_never_a_replay_of_it(api, shop, ready):
+    # Keys are the conversation's own: the same key from another conversation can neither
+    # replay nor take over the first conversation's appointment (nor be refused because of it).
+    first = confirm(api, ready, key="shared-key-1")
     token = started(api, shop.slug)
     chat(api, token, "a haircut please", "Wednesday at 14", "Rui Costa", "rui@example.com")
 
-    reused = confirm(api, token, key="shared-key-1")
+    second = confirm(api, token, key="shared-key-1")
 
-    assert reused.status_code == 409
-    assert reused.json()["code"] == "idempotency_conflict"
-    assert len(appointments(shop)) == 1
-    assert read(api, token).json()["state"] == "details_collected"
+    assert (first.status_code, second.status_code) == (201, 201)
+    ana, rui = sorted(appointments(shop), key=lambda appointment: appointment.starts_at)
+    assert (ana.client.name, rui.client.name) == ("Ana Silva", "Rui Costa")
+    assert ana.idempotency_key != rui.idempotency_key
 
 
 def test_a_confirm_retried_after_another_message_gets_the_confirms_own_reply(api, ready):
@@ -289,7 +293,8 @@ def test_a_double_confirm_in_parallel_books_one_appointment(shop, frozen_now, ke
 
     [appointment] = appointments(shop)
     assert appointment.status == AppointmentStatus.CONFIRMED
-    assert appointment.idempotency_key in keys
+    conversation = Conversation.objects.get()
+    assert appointment.idempotency_key in {scoped_key(conversation, key) for key in keys}
     assert Conversation.objects.get().appointment == appointment
 
 

@@ -18,7 +18,7 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 from ordina.wsgi import application
 from tests.bookings.api.test_schemathesis import connection_kept_open, sets_no_cookie
 
-from .chat_http import BOOKING_MESSAGES, chat, started
+from .chat_http import BOOKING_MESSAGES, chat, confirm, started
 
 MESSAGES = [
     *BOOKING_MESSAGES,
@@ -48,12 +48,7 @@ def live_conversations(shop, frozen_now) -> list[str]:
         chat(http, token, "a haircut please", time, "Ana Silva", "ana@example.com")
     booked = started(http, shop.slug)
     chat(http, booked, "a haircut please", "Friday at 9", "Rui Costa", "rui@example.com")
-    assert (
-        http.post(
-            f"/api/v1/conversations/{booked}/confirm/", headers={"Idempotency-Key": "booked-1"}
-        ).status_code
-        == 201
-    )
+    assert confirm(http, booked, key="booked-1").status_code == 201
     return [greeting, offered, *ready, booked]
 
 
