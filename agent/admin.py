@@ -1,27 +1,22 @@
 """The assistant in the dashboard: owners decide their agent's grants; owners and staff read
-their conversations; owners, staff and Ordina's operators read the audit log and the guards'
-rewrites, which nobody edits. The audit log's page sums up what the gates contained."""
+their conversations and reply in them; owners, staff and Ordina's operators read the audit
+log and the guards' rewrites, which nobody edits. The audit log's page sums up what the gates
+contained."""
 
-from django.contrib import admin
-from django.http import HttpRequest
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import path
 
 from agent.actions import NEVER_GRANTED
 from agent.containment import containment_summary
+from agent.conversation.staff import STAFF_REPLY_CHARACTERS, staff_reply
 from agent.models import AgentGrant, AuditEntry, Conversation, GuardRewrite, Message
-from bookings.admin.scoping import BusinessScopedAdmin
-
-
-class ReadOnlyAdmin(BusinessScopedAdmin):
-    """Records written only by the shell: browsable, never added, edited or deleted here."""
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
+from bookings.access import Action
+from bookings.admin.scoping import BusinessScopedAdmin, ReadOnlyScopedAdmin
 
 
 @admin.register(AgentGrant)
@@ -40,7 +35,7 @@ class AgentGrantAdmin(BusinessScopedAdmin):
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(ReadOnlyAdmin):
+class AuditEntryAdmin(ReadOnlyScopedAdmin):
     list_display = ["created_at", "business", "action", "result", "stage", "reason", "money_moved"]
     list_filter = ["business", "action", "result", "stage", "created_at"]
     search_fields = ["reason", "conversation"]
@@ -72,7 +67,7 @@ class AuditEntryAdmin(ReadOnlyAdmin):
 
 
 @admin.register(GuardRewrite)
-class GuardRewriteAdmin(ReadOnlyAdmin):
+class GuardRewriteAdmin(ReadOnlyScopedAdmin):
     list_display = ["created_at", "business", "guard", "reason", "before", "after"]
     list_filter = ["business", "guard", "created_at"]
     search_fields = ["conversation", "before"]
@@ -82,8 +77,8 @@ class GuardRewriteAdmin(ReadOnlyAdmin):
 
 class MessageInline(admin.TabularInline):
     model = Message
-    fields = ["created_at", "role", "text", "choices"]
-    readonly_fields = ["created_at", "role", "text", "choices"]
+    fields = ["created_at", "role", "author", "text", "choices"]
+    readonly_fields = ["created_at", "role", "author", "text", "choices"]
     extra = 0
     can_delete = False
 
@@ -95,7 +90,7 @@ class MessageInline(admin.TabularInline):
 
 
 @admin.register(Conversation)
-class ConversationAdmin(ReadOnlyAdmin):
+class ConversationAdmin(ReadOnlyScopedAdmin):
     list_display = ["created_at", "business", "state", "name", "email", "service", "turns"]
     list_filter = ["business", "state", "created_at"]
     search_fields = ["name", "email", "phone", "public_id"]
@@ -120,4 +115,49 @@ class ConversationAdmin(ReadOnlyAdmin):
         "last_message_at",
         "created_at",
     ]
-    exclude = ["token_hash", "reply_lease_until", "confirm_offered"]
+    exclude = ["token_hash", "reply_lease_until", "confirm_offered", "confirm_reply"]
+
+    # --- a person answering in the conversation -----------------------------------------------
+
+    def get_urls(self):
+        reply = self.admin_site.admin_view(self.reply_view)
+        return [
+            path("<path:object_id>/reply/", reply, name="agent_conversation_reply"),
+            *super().get_urls(),
+        ]
+
+    def may_reply(self, request: HttpRequest, conversation: Conversation) -> bool:
+        return self.tenant_allows(request, Action.CHANGE, conversation.business_id)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        conversation = self.get_object(request, object_id)
+        extra = {**(extra_context or {}), "may_reply": self.may_reply(request, conversation)}
+        return super().change_view(request, object_id, form_url, extra)
+
+    def reply_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        conversation = self.get_object(request, object_id)  # another business's: 404
+        if not self.may_reply(request, conversation):
+            raise PermissionDenied
+        form = StaffReplyForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            staff_reply(
+                conversation=conversation, author=request.user, text=form.cleaned_data["text"]
+            )
+            self.message_user(request, "Your reply is in the conversation.", messages.SUCCESS)
+            return redirect("admin:agent_conversation_change", conversation.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "conversation": conversation,
+            "form": form,
+            "title": f"Reply to {conversation}",
+        }
+        return TemplateResponse(request, "admin/agent/conversation/reply.html", context)
+
+
+class StaffReplyForm(forms.Form):
+    text = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 5, "cols": 80}),
+        max_length=STAFF_REPLY_CHARACTERS,
+        help_text="The client reads it in the chat as the business's reply.",
+    )

@@ -80,7 +80,9 @@ class StrictCharField(serializers.CharField):
 
 class MessageSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    role = serializers.CharField()
+    role = serializers.CharField(
+        help_text="`client`, `assistant`, or `staff` (a person of the business, answering)."
+    )
     text = serializers.CharField()
     choices = StoredChoicesField(
         help_text=(

@@ -4,6 +4,7 @@ clients and the model use for appointments, and the append-only audit log of eve
 import uuid
 from decimal import Decimal
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
@@ -199,6 +200,7 @@ class Conversation(TimeStampedModel):
 class MessageRole(models.TextChoices):
     CLIENT = "client", "Client"
     ASSISTANT = "assistant", "Assistant"
+    STAFF = "staff", "Staff"  # a person of the business, answering in the dashboard
 
 
 class Message(models.Model):
@@ -209,6 +211,14 @@ class Message(models.Model):
     )
     role = models.CharField(max_length=10, choices=MessageRole.choices)
     text = models.TextField()
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Who wrote a staff reply.",
+    )
     # What the widget shows beside an assistant's text: slots to pick, the booking to confirm,
     # where to pay. Built by the core, never by the model.
     choices = models.JSONField(encoder=DjangoJSONEncoder, default=dict, blank=True)

@@ -43,7 +43,8 @@ ROLE_GRANTS: Mapping[str, Mapping[str, frozenset[Action]]] = {
         # The assistant's grants are the owner's decision; its audit log is only ever read.
         "agent.agentgrant": FULL,
         "agent.auditentry": READ,
-        "agent.conversation": READ,
+        # CHANGE here means "may reply in the conversation"; its record is never edited.
+        "agent.conversation": frozenset({Action.VIEW, Action.CHANGE}),
         "agent.guardrewrite": READ,
         # What the assistant may talk from: the owner's to write, as the business's own words.
         "knowledge.knowledgesource": FULL,
@@ -63,7 +64,7 @@ ROLE_GRANTS: Mapping[str, Mapping[str, frozenset[Action]]] = {
         "reminders.remindersetting": READ,
         "agent.agentgrant": READ,
         "agent.auditentry": READ,
-        "agent.conversation": READ,
+        "agent.conversation": frozenset({Action.VIEW, Action.CHANGE}),  # may reply
         "agent.guardrewrite": READ,
         "knowledge.knowledgesource": READ,
     },

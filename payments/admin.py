@@ -6,25 +6,14 @@ from django.contrib import admin, messages
 from django.contrib.admin.options import ActionLocation
 
 from bookings.access import Action
-from bookings.admin.scoping import BusinessScopedAdmin
+from bookings.admin.scoping import ReadOnlyScopedAdmin
 from payments import stripe_api
 from payments.models import Payment, Refund, WebhookEvent
 from payments.services import RefundRefused, refund_issue
 
 
-class ReadOnlyAdmin(BusinessScopedAdmin):
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
-
 @admin.register(Payment)
-class PaymentAdmin(ReadOnlyAdmin):
+class PaymentAdmin(ReadOnlyScopedAdmin):
     list_display = ["appointment", "amount", "currency", "status", "amount_refunded", "created_at"]
     list_filter = ["status", "business"]
     list_select_related = ["appointment__business", "appointment__service", "appointment__client"]
@@ -75,7 +64,7 @@ class PaymentAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Refund)
-class RefundAdmin(ReadOnlyAdmin):
+class RefundAdmin(ReadOnlyScopedAdmin):
     list_display = ["payment", "amount", "actor", "reason", "created_at"]
     list_filter = ["business"]
     search_fields = ["stripe_refund_id", "reason"]

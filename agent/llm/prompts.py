@@ -30,7 +30,7 @@ KNOWLEDGE_CLOSE = "</knowledge>"
 FENCE_MARKER = re.compile(r"<\s*/?\s*knowledge\s*>", re.IGNORECASE)
 
 # History roles the shell writes for its own turns; every other role is the client speaking.
-ASSISTANT_ROLES = frozenset({"assistant", "agent"})
+ASSISTANT_ROLES = frozenset({"assistant", "agent", "staff"})  # the business's side
 
 
 @dataclass(frozen=True)

@@ -221,3 +221,17 @@ class BusinessScopedInline(TenantScopedPermissions):
     @staticmethod
     def _parent_business(parent) -> int | None:
         return None if parent is None else business_id_of(parent)
+
+
+class ReadOnlyScopedAdmin(BusinessScopedAdmin):
+    """Records only services write (payments, the assistant's log): browsable within the
+    user's businesses, never added, edited or deleted by hand."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
