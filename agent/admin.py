@@ -10,10 +10,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
+from django.utils.decorators import method_decorator
+from django.views.decorators.http import require_POST
 
 from agent.actions import NEVER_GRANTED
 from agent.containment import containment_summary
-from agent.conversation.staff import STAFF_REPLY_CHARACTERS, staff_reply
+from agent.conversation.staff import STAFF_REPLY_CHARACTERS, hand_back_to_assistant, staff_reply
+from agent.conversation.states import InvalidTransition
 from agent.models import AgentGrant, AuditEntry, Conversation, GuardRewrite, Message
 from bookings.access import Action
 from bookings.admin.scoping import BusinessScopedAdmin, ReadOnlyScopedAdmin
@@ -121,8 +124,10 @@ class ConversationAdmin(ReadOnlyScopedAdmin):
 
     def get_urls(self):
         reply = self.admin_site.admin_view(self.reply_view)
+        hand_back = self.admin_site.admin_view(self.hand_back_view)
         return [
             path("<path:object_id>/reply/", reply, name="agent_conversation_reply"),
+            path("<path:object_id>/hand-back/", hand_back, name="agent_conversation_hand_back"),
             *super().get_urls(),
         ]
 
@@ -133,6 +138,20 @@ class ConversationAdmin(ReadOnlyScopedAdmin):
         conversation = self.get_object(request, object_id)
         extra = {**(extra_context or {}), "may_reply": self.may_reply(request, conversation)}
         return super().change_view(request, object_id, form_url, extra)
+
+    @method_decorator(require_POST)
+    def hand_back_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        conversation = self.get_object(request, object_id)  # another business's: 404
+        if not self.may_reply(request, conversation):
+            raise PermissionDenied
+        try:
+            stage = hand_back_to_assistant(conversation=conversation)
+        except InvalidTransition:
+            self.message_user(request, "Only a conversation with the team is handed back.")
+        else:
+            stage_name = stage.replace("_", " ")
+            self.message_user(request, f"The assistant answers again (stage: {stage_name}).")
+        return redirect("admin:agent_conversation_change", conversation.pk)
 
     def reply_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         conversation = self.get_object(request, object_id)  # another business's: 404

@@ -18,6 +18,7 @@ from agent.conversation.states import (
     TERMINAL,
     Snapshot,
     State,
+    handed_back,
     stage_of,
     transition,
 )
@@ -39,6 +40,20 @@ def restage(conversation: Conversation, now: dt.datetime) -> None:
     """Bring the stage up to date with the facts (see agent.conversation.states)."""
     if State(conversation.state) in TERMINAL:
         return  # a human has it, or it is over: no fact moves it any more
+    snapshot = _snapshot(conversation, now)
+    conversation.state = transition(State(conversation.state), stage_of(snapshot))
+
+
+def hand_back(conversation: Conversation, now: dt.datetime) -> None:
+    """A person hands an escalated conversation back to the assistant: it resumes where its
+    facts stand, with its loop breakers reset."""
+    conversation.state = handed_back(State(conversation.state), _snapshot(conversation, now))
+    conversation.escalation_reason = ""
+    conversation.blocked_turns = conversation.model_failures = 0
+
+
+def _snapshot(conversation: Conversation, now: dt.datetime) -> Snapshot:
+    """The facts that decide the stage, after letting go of what time has overtaken."""
     # A lapsed hold keeps its time in the conversation: pressing Confirm still tries to book it
     # (the hold was only ever optimistic; the core decides at booking). A time that has
     # passed is gone, held or offered.
@@ -69,7 +84,7 @@ def restage(conversation: Conversation, now: dt.datetime) -> None:
         escalated=conversation.state == State.ESCALATED,
         idle_expired=idle,
     )
-    conversation.state = transition(State(conversation.state), stage_of(snapshot))
+    return snapshot
 
 
 def active_services(business: Business) -> list[Service]:

@@ -10,7 +10,7 @@ its facts now are, by an allowed move.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 
@@ -53,6 +53,11 @@ MOVES: dict[State, frozenset[State]] = {
 # Any open conversation can be handed to a human or lapse from idleness.
 for _stage in (*BOOKING, State.AWAITING_PAYMENT, State.CONFIRMED):
     MOVES[_stage] = MOVES[_stage] | {State.ESCALATED, State.EXPIRED}
+
+
+# The one way out of ESCALATED, and only a person takes it ("hand back to the assistant"):
+# to wherever the facts stand then. CANCELLED and EXPIRED stay final.
+HANDED_BACK = frozenset({*BOOKING, State.AWAITING_PAYMENT, State.CONFIRMED, State.CANCELLED})
 
 
 class InvalidTransition(Exception):
@@ -104,3 +109,13 @@ def stage_of(snapshot: Snapshot) -> State:
     if snapshot.has_service:
         return State.SERVICE_CHOSEN
     return State.GREETING
+
+
+def handed_back(current: State, snapshot: Snapshot) -> State:
+    """Where an escalated conversation goes when a person hands it back to the assistant."""
+    if current != State.ESCALATED:
+        raise InvalidTransition(current, current)
+    target = stage_of(replace(snapshot, escalated=False))
+    if target not in HANDED_BACK:
+        raise InvalidTransition(current, target)
+    return target

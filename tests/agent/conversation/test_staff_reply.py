@@ -68,3 +68,38 @@ def test_an_empty_reply_is_refused_on_the_form(shop, escalated, login):
 def test_a_model_reads_staff_replies_as_the_business_speaking():
     turns = chat_messages([("client", "Can someone help?"), ("staff", "Rita here.")], "Thanks")
     assert [turn.role for turn in turns] == ["user", "assistant", "user"]
+
+
+def test_handing_back_lets_the_assistant_answer_again_from_where_it_was(shop, login):
+    from agent.llm.base import Proposed
+    from agent.llm.scripted import ScriptedModel
+
+    _conversation, token, _greeting = conversation_start(business=shop)
+    hold = {"action": "hold_slot", "service": "Haircut", "start": "2026-12-02T10:00:00+00:00"}
+    turn_take(token=token, text="Wednesday 10", model=ScriptedModel([Proposed((hold,))]))
+    turn_take(token=token, text="a person please", model=OfflineModel())
+    conversation = Conversation.objects.get()
+    assert conversation.state == "escalated"
+    http = login(MembershipFactory(business=shop, role=Role.STAFF).user)
+
+    assert (
+        b"Hand back to the assistant"
+        in http.get(f"/admin/agent/conversation/{conversation.pk}/change/").content
+    )
+    assert http.get(f"/admin/agent/conversation/{conversation.pk}/hand-back/").status_code == 405
+    handed = http.post(f"/admin/agent/conversation/{conversation.pk}/hand-back/")
+
+    assert handed.status_code == 302
+    conversation.refresh_from_db()
+    assert (conversation.state, conversation.escalation_reason) == ("slot_held", "")
+    answered = turn_take(token=token, text="Ana Silva", model=OfflineModel())
+    assert answered.outcomes[0].action == "collect_contact"
+
+
+def test_another_business_cannot_hand_back(shop, escalated, login):
+    _token, conversation = escalated
+    stranger = MembershipFactory(business=BusinessFactory(), role=Role.OWNER).user
+    answer = login(stranger).post(f"/admin/agent/conversation/{conversation.pk}/hand-back/")
+    assert answer.status_code == 404
+    conversation.refresh_from_db()
+    assert conversation.state == "escalated"

@@ -100,3 +100,16 @@ def test_any_fact_change_is_an_allowed_move_or_a_refusal_never_a_crash(before, a
         assert transition(current, target) == target
     except InvalidTransition:
         assert target not in MOVES[current]
+
+
+def test_a_person_hands_an_escalated_conversation_back_to_where_its_facts_stand():
+    from agent.conversation.states import handed_back
+
+    holding = Snapshot(has_service=True, holds_slot=True, details_complete=True, escalated=True)
+    assert handed_back(State.ESCALATED, holding) == State.DETAILS_COLLECTED
+    booked = Snapshot(appointment_status="confirmed", escalated=True)
+    assert handed_back(State.ESCALATED, booked) == State.CONFIRMED
+    with pytest.raises(InvalidTransition):
+        handed_back(State.ESCALATED, Snapshot(idle_expired=True, escalated=True))
+    with pytest.raises(InvalidTransition):
+        handed_back(State.SLOT_HELD, holding)  # only an escalated conversation is handed back
