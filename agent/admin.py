@@ -113,12 +113,11 @@ class ConversationAdmin(ReadOnlyScopedAdmin):
         "appointment",
         "escalation_reason",
         "turns",
-        "model_failures",
         "blocked_turns",
         "last_message_at",
         "created_at",
     ]
-    exclude = ["token_hash", "reply_lease_until", "confirm_offered", "confirm_reply"]
+    exclude = ["token_hash", "reply_lease_until", "confirm_reply"]
 
     # --- a person answering in the conversation -----------------------------------------------
 

@@ -151,9 +151,6 @@ class Conversation(TimeStampedModel):
     name = models.CharField(max_length=120, blank=True)
     email = models.EmailField(blank=True)
     phone = models.CharField(max_length=32, blank=True, help_text="E.164")
-    confirm_offered = models.BooleanField(
-        default=False, help_text="The client was shown the booking to confirm."
-    )
     appointment = models.OneToOneField(
         Appointment,
         on_delete=models.SET_NULL,
@@ -167,9 +164,9 @@ class Conversation(TimeStampedModel):
     )
     escalation_reason = models.TextField(blank=True)
     turns = models.PositiveIntegerField(default=0)
-    # Loop breakers: consecutive turns in which the model failed, or only proposed what the
-    # gates blocked. Reset by a turn that works; at their limit a human takes over.
-    model_failures = models.PositiveIntegerField(default=0)
+    # Loop breaker: consecutive turns in which every proposal was blocked. Reset by a turn
+    # that executes something; at its limit a human takes over. (A model that fails is retried
+    # within the turn and hands over at once: nothing to count across turns.)
     blocked_turns = models.PositiveIntegerField(default=0)
     # While a turn's reply is being narrated (outside the transaction that executed it), the
     # conversation is taken: a second message waits for it to finish or the lease to lapse.

@@ -71,7 +71,7 @@ def conversation_confirm(
         Message.objects.create(conversation=conversation, role=MessageRole.CLIENT, text="Confirm")
         granted = granted_actions(business=conversation.business)
         proposal = {"action": "confirm_booking", "card": card or None}
-        verdict, _structured = judge(conversation, proposal, granted, now, actor="client")
+        verdict, _structured, _policy = judge(conversation, proposal, granted, now, actor="client")
         done = _book(conversation, key, now) if verdict.passed else Executed(verdict)
         step = audit(conversation, proposal, done)
         conversation.last_message_at = now

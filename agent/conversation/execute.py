@@ -92,7 +92,7 @@ def execute(
                 conversation.phone = phone_e164(proposal.phone, business.country) or ""
             return Executed(APPROVED)
         case RequestConfirmation():
-            conversation.confirm_offered = True
+            # Nothing to store: the booking to confirm is shown whenever details are complete.
             return Executed(APPROVED)
         case RequestPayment():
             return _payment_link(conversation, now)
@@ -142,7 +142,6 @@ def hold_release(conversation: Conversation) -> None:
     if conversation.held_start is not None:
         SlotHold.objects.filter(business=conversation.business, holder=conversation.holder).delete()
     conversation.held_start = conversation.held_until = None
-    conversation.confirm_offered = False
 
 
 def _choose(conversation: Conversation, service: Service) -> None:
@@ -199,7 +198,6 @@ def _hold(
     except BookingError as refusal:
         return Executed(blocked(Stage.POLICY, refusal.message))
     conversation.held_start, conversation.held_until = hold.starts_at, hold.expires_at
-    conversation.confirm_offered = False
     return Executed(APPROVED)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
+from typing import Any
 
 from agent.conversation import telling
 from agent.conversation.execute import Executed, hold_release
@@ -49,7 +50,7 @@ def hand_back(conversation: Conversation, now: dt.datetime) -> None:
     facts stand, with its loop breakers reset."""
     conversation.state = handed_back(State(conversation.state), _snapshot(conversation, now))
     conversation.escalation_reason = ""
-    conversation.blocked_turns = conversation.model_failures = 0
+    conversation.blocked_turns = 0
 
 
 def _snapshot(conversation: Conversation, now: dt.datetime) -> Snapshot:
@@ -200,14 +201,10 @@ def turn_context(
             .order_by("-id")
             .values_list("role", "text")[skip : HISTORY_MESSAGES + skip]
         )
-    return TurnContext(
-        business=business.name,
-        time_zone=business.time_zone,
-        language=business.language,
-        currency=business.currency,
-        now=now,
+    return quiet_context(
+        conversation,
+        now,
         services=services,
-        conversation=view_of(conversation),
         message=text,
         reading=reading,
         actions=tuple(sorted(granted_actions(business=business))) if menu else (),
@@ -216,20 +213,21 @@ def turn_context(
     )
 
 
-def quiet_context(conversation: Conversation, now: dt.datetime) -> TurnContext:
-    """The context of a turn no model reads (a greeting, a confirm press, a closed chat)."""
+def quiet_context(conversation: Conversation, now: dt.datetime, **read: Any) -> TurnContext:
+    """The context of a turn; with nothing ``read`` (message, reading, actions, history,
+    knowledge, services), that of a turn no model reads: a greeting, a Confirm, a closed chat."""
     business = conversation.business
+    unread: dict[str, Any] = {"message": "", "reading": NOTHING_READ, "actions": ()}
+    if "services" not in read:
+        unread["services"] = service_facts(business)
     return TurnContext(
         business=business.name,
         time_zone=business.time_zone,
         language=business.language,
         currency=business.currency,
         now=now,
-        services=service_facts(business),
         conversation=view_of(conversation),
-        message="",
-        reading=NOTHING_READ,
-        actions=(),
+        **{**unread, **read},
     )
 
 

@@ -34,7 +34,7 @@ from agent.actions import Refund
 from agent.containment import BLOCK, EXECUTE, Outcome, proposal_label, refund_asked
 from agent.conversation import facts, telling
 from agent.conversation.execute import Executed, execute
-from agent.conversation.policy import conversation_policy, service_id_for
+from agent.conversation.policy import ConversationFacts, conversation_policy, service_id_for
 from agent.conversation.states import TERMINAL, State, transition
 from agent.gates import (
     GateVerdict,
@@ -296,14 +296,15 @@ def judge(
     now: dt.datetime,
     *,
     actor: str,
-) -> tuple[GateVerdict, Structured | None]:
-    """The three gates in series, against the conversation as it is now. Changes nothing."""
+) -> tuple[GateVerdict, Structured | None, ConversationFacts | None]:
+    """The three gates in series, against the conversation as it is now. Changes nothing.
+    Returns the verdict, the typed command (once STRUCTURE passed) and the facts POLICY read."""
     structured = structure_gate(raw)
     if isinstance(structured, GateVerdict):
-        return structured, None
+        return structured, None, None
     verdict = capability_gate(structured.action, granted)
     if not verdict.passed:
-        return verdict, structured
+        return verdict, structured, None
     policy = facts.policy_facts(conversation, now)
     verdict = conversation_policy(structured, policy, actor=actor)
     if verdict.passed and isinstance(structured.proposal, Refund):
@@ -311,7 +312,7 @@ def judge(
             structured.proposal,
             refund_facts(business=conversation.business, proposal=structured.proposal, now=now),
         )
-    return verdict, structured
+    return verdict, structured, policy
 
 
 def judge_and_execute(
@@ -323,13 +324,11 @@ def judge_and_execute(
     actor: str,
 ) -> Executed:
     """Judge ``raw``; carry out through the core what passed."""
-    verdict, structured = judge(conversation, raw, granted, now, actor=actor)
-    if not verdict.passed or structured is None:
+    verdict, structured, policy = judge(conversation, raw, granted, now, actor=actor)
+    if not verdict.passed or structured is None or policy is None:
         return Executed(verdict)
     reference = getattr(structured.proposal, "service", None)
-    service_id = None
-    if isinstance(reference, str):
-        service_id = service_id_for(reference, facts.policy_facts(conversation, now))
+    service_id = service_id_for(reference, policy) if isinstance(reference, str) else None
     services = {service.pk: service for service in facts.active_services(conversation.business)}
     done = execute(conversation, structured, services=services, service_id=service_id, now=now)
     if done.verdict.passed and structured.action == "escalate_to_human":

@@ -19,6 +19,7 @@ import httpx2
 from anthropic.types import Message
 
 from agent.llm.base import ModelUnavailable, Narration, Proposed, TurnContext
+from agent.llm.failures import unavailable_on_failure
 from agent.llm.prompts import (
     ChatMessage,
     chat_messages,
@@ -91,7 +92,7 @@ class AnthropicModel:
     ) -> list[Any]:
         messages: list[Any] = [{"role": turn.role, "content": turn.content} for turn in turns]
         options: dict[str, Any] = {"tools": tools} if tools else {}
-        try:
+        with unavailable_on_failure(self.name, anthropic, anthropic.AnthropicError):
             message = self.client.messages.create(
                 model=self.model,
                 max_tokens=self.max_tokens,
@@ -99,14 +100,6 @@ class AnthropicModel:
                 messages=messages,
                 **options,
             )
-        except anthropic.APIStatusError as error:
-            raise ModelUnavailable(f"{self.name}: HTTP {error.status_code}") from error
-        except anthropic.APITimeoutError as error:
-            raise ModelUnavailable(f"{self.name}: timed out") from error
-        except anthropic.APIConnectionError as error:
-            raise ModelUnavailable(f"{self.name}: cannot connect") from error
-        except (anthropic.AnthropicError, ValueError) as error:  # e.g. a body that is not JSON
-            raise ModelUnavailable(f"{self.name}: unreadable answer") from error
         blocks = _blocks(message)
         if blocks is None:
             raise ModelUnavailable(f"{self.name}: unreadable answer")

@@ -21,6 +21,7 @@ import openai
 from openai.types.chat import ChatCompletion
 
 from agent.llm.base import ModelUnavailable, Narration, Proposed, TurnContext
+from agent.llm.failures import unavailable_on_failure
 from agent.llm.prompts import (
     ChatMessage,
     chat_messages,
@@ -103,18 +104,10 @@ class OpenAICompatibleModel:
         options: dict[str, Any] = {"max_completion_tokens": self.max_tokens}
         if tools:  # an empty tools list is an error on OpenAI; no grants means no tools
             options["tools"] = tools
-        try:
+        with unavailable_on_failure(self.name, openai, openai.OpenAIError):
             completion = self.client.chat.completions.create(
                 model=self.model, messages=messages, **options
             )
-        except openai.APIStatusError as error:
-            raise ModelUnavailable(f"{self.name}: HTTP {error.status_code}") from error
-        except openai.APITimeoutError as error:
-            raise ModelUnavailable(f"{self.name}: timed out") from error
-        except openai.APIConnectionError as error:
-            raise ModelUnavailable(f"{self.name}: cannot connect") from error
-        except (openai.OpenAIError, ValueError) as error:  # e.g. a body that is not JSON
-            raise ModelUnavailable(f"{self.name}: unreadable answer") from error
         answer = _read(completion)
         if answer is None:
             raise ModelUnavailable(f"{self.name}: unreadable answer")

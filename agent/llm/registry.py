@@ -12,11 +12,16 @@ Django should not pay for importing them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
 from agent.llm.base import LanguageModel
+
+if TYPE_CHECKING:
+    from agent.llm.anthropic_model import AnthropicModel
+    from agent.llm.openai_compatible import OpenAICompatibleModel
 
 OFFLINE = "offline"
 OPENAI = "openai"
@@ -87,26 +92,20 @@ def configured_model() -> ModelConfiguration:
 def language_model() -> LanguageModel:
     """The model the settings choose, ready to propose and narrate."""
     configuration = configured_model()
+    adapter: type[OpenAICompatibleModel | AnthropicModel]
     if configuration.provider == OPENAI:
-        from agent.llm.openai_compatible import OpenAICompatibleModel
+        from agent.llm.openai_compatible import OpenAICompatibleModel as adapter
+    elif configuration.provider == ANTHROPIC:
+        from agent.llm.anthropic_model import AnthropicModel as adapter
+    else:
+        from agent.offline.model import OfflineModel
 
-        return OpenAICompatibleModel(
-            model=configuration.model,
-            base_url=configuration.base_url,
-            api_key=configuration.api_key,
-            timeout=configuration.timeout,
-            max_tokens=configuration.max_tokens,
-        )
-    if configuration.provider == ANTHROPIC:
-        from agent.llm.anthropic_model import AnthropicModel
-
-        return AnthropicModel(
-            model=configuration.model,
-            api_key=configuration.api_key,
-            base_url=configuration.base_url,
-            timeout=configuration.timeout,
-            max_tokens=configuration.max_tokens,
-        )
-    from agent.offline.model import OfflineModel
-
-    return OfflineModel()
+        return OfflineModel()
+    # Each SDK is imported only when its provider is chosen; both adapters take the same options.
+    return adapter(
+        model=configuration.model,
+        base_url=configuration.base_url,
+        api_key=configuration.api_key,
+        timeout=configuration.timeout,
+        max_tokens=configuration.max_tokens,
+    )

@@ -1,0 +1,33 @@
+"""`make demo`'s conversations, run as the command: each scene ends as the README says."""
+
+import io
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from bookings.models import Appointment, AppointmentStatus
+
+
+@pytest.mark.django_db
+def test_the_demo_needs_its_salon_first():
+    with pytest.raises(CommandError, match="seed_demo"):
+        call_command("demo_chat")
+
+
+@pytest.mark.django_db
+def test_the_demo_books_contains_loses_honestly_and_blocks_the_refund():
+    call_command("seed_demo", stdout=io.StringIO())
+    out = io.StringIO()
+
+    call_command("demo_chat", stdout=out)
+
+    printed = out.getvalue()
+    ana = Appointment.objects.get(client__email="ana.silva@example.com")
+    assert ana.status == AppointmentStatus.CONFIRMED  # the deposit was paid through Checkout
+    assert not Appointment.objects.filter(client__email="bruno@example.com").exists()
+    assert not Appointment.objects.filter(client__email="carla@example.com").exists()
+    assert "That time was just taken." in printed
+    assert "150.00 EUR is more than the 12.00 EUR still refundable" in printed
+    assert "money moved      0.00 EUR" in printed
+    assert "money contained  150.00 EUR" in printed
