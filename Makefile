@@ -7,31 +7,50 @@ INSTALLED := $(VENV)/.installed
 
 .PHONY: capstone venv demo run worker beat test check lint types migrations-check services clean
 
+# pip's own output (including warnings a machine's pip configuration may add) goes to a log:
+# it is shown only when an install fails.
+PIP_LOG := var/pip.log
+
 $(INSTALLED): pyproject.toml
 	@test -x $(PY) || "$$(scripts/find-python)" -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	@mkdir -p var
+	@echo "Installing the pinned dependencies into $(VENV) (pip's output: $(PIP_LOG))"
+	@{ $(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip \
+	  && $(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'; } \
+	  > $(PIP_LOG) 2>&1 \
+	  || { cat $(PIP_LOG) >&2; echo "make: installing the dependencies failed; pip's output is above and in $(PIP_LOG)." >&2; exit 1; }
 	@touch $(INSTALLED)
 
 venv: $(INSTALLED)
 
-# The demo starts from a fresh embedded database each time: same salon, same conversations.
+# The demo starts from a fresh embedded database each time: same salon, same conversations,
+# same owner password. The password is the demo's only: the demo database lives on this
+# machine and `make run` listens on 127.0.0.1. `make demo DEMO_PASSWORD=...` chooses another.
 DEMO_DB := var/ordina.sqlite3
+DEMO_PASSWORD ?= studio-lumen-demo
 
 demo: venv
 	@mkdir -p var && rm -f $(DEMO_DB)
 	DATABASE_URL= $(PY) manage.py migrate --noinput -v 0
-	DATABASE_URL= $(PY) manage.py seed_demo
+	DATABASE_URL= $(PY) manage.py seed_demo --password '$(DEMO_PASSWORD)'
 	DATABASE_URL= $(PY) manage.py demo_chat
+	@printf '\nSign in to the owner'"'"'s dashboard\n'
+	@printf '  make run, then open  http://127.0.0.1:8000/admin/\n'
+	@printf '  username             owner\n'
+	@printf '  password             %s\n' '$(DEMO_PASSWORD)'
+
+# Development processes on the local settings, named explicitly: the served entry points
+# (ordina.wsgi, ordina.asgi, celery -A ordina) default to production.
+LOCAL := DJANGO_SETTINGS_MODULE=ordina.settings.local
 
 run: venv
-	$(PY) manage.py runserver
+	$(LOCAL) $(PY) manage.py runserver
 
 worker: venv
-	$(VENV)/bin/celery -A ordina worker --loglevel=INFO
+	$(LOCAL) $(VENV)/bin/celery -A ordina worker --loglevel=INFO
 
 beat: venv
-	$(VENV)/bin/celery -A ordina beat --loglevel=INFO
+	$(LOCAL) $(VENV)/bin/celery -A ordina beat --loglevel=INFO
 
 services: venv
 	$(PY) scripts/services.py

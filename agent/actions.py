@@ -12,7 +12,12 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
 Reference = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
-Amount = Annotated[Decimal, Field(gt=0, allow_inf_nan=False)]
+# The largest amount the money columns hold (numeric(10, 2)); more, or a fraction of a cent,
+# is refused at STRUCTURE with the reason, never passed on to overflow a write.
+MAX_AMOUNT = Decimal("99999999.99")
+Amount = Annotated[
+    Decimal, Field(gt=0, le=MAX_AMOUNT, max_digits=10, decimal_places=2, allow_inf_nan=False)
+]
 
 
 class Proposal(BaseModel):

@@ -19,7 +19,7 @@ from agent.conversation.staff import STAFF_REPLY_CHARACTERS, hand_back_to_assist
 from agent.conversation.states import InvalidTransition
 from agent.models import AgentGrant, AuditEntry, Conversation, GuardRewrite, Message
 from bookings.access import Action
-from bookings.admin.scoping import BusinessScopedAdmin, ReadOnlyScopedAdmin
+from bookings.admin.scoping import BusinessScopedAdmin, BusinessScopedInline, ReadOnlyScopedAdmin
 
 
 @admin.register(AgentGrant)
@@ -78,17 +78,26 @@ class GuardRewriteAdmin(ReadOnlyScopedAdmin):
     readonly_fields = ["business", "conversation", "guard", "reason", "before", "after"]
 
 
-class MessageInline(admin.TabularInline):
+class MessageInline(BusinessScopedInline, admin.TabularInline):
+    """The transcript, shown to whoever may read the conversation (owners and staff of its
+    business, Ordina's superusers). What was said is never edited or deleted, by anyone."""
+
     model = Message
     fields = ["created_at", "role", "author", "text", "choices"]
     readonly_fields = ["created_at", "role", "author", "text", "choices"]
     extra = 0
     can_delete = False
 
+    def get_queryset(self, request: HttpRequest):
+        return super().get_queryset(request).select_related("author")
+
     def has_add_permission(self, request, obj=None) -> bool:
         return False
 
     def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
         return False
 
 

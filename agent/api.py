@@ -43,7 +43,7 @@ from bookings.api.appointments import (
     idempotency_key_errors,
 )
 from bookings.api.errors import conflict, error_responses
-from bookings.api.fields import iso_in_zone
+from bookings.api.fields import StrictCharField, iso_in_zone
 from bookings.api.lookups import business_or_404
 from bookings.api.public import SLUG_PARAMETER, PublicApi
 
@@ -65,19 +65,6 @@ class StoredChoicesField(serializers.JSONField):
         return json.loads(json.dumps(value, cls=DjangoJSONEncoder))
 
 
-class StrictCharField(serializers.CharField):
-    """A CharField that takes only a JSON string (DRF's also takes numbers: 123 → "123"), and
-    measures it as sent: the schema's maxLength is the raw length, so surrounding whitespace
-    is stripped only after the length is checked."""
-
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        if self.max_length is not None and len(data) > self.max_length:
-            self.fail("max_length", max_length=self.max_length)
-        return super().to_internal_value(data)
-
-
 class MessageSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     role = serializers.CharField(
@@ -87,7 +74,9 @@ class MessageSerializer(serializers.Serializer):
     choices = StoredChoicesField(
         help_text=(
             "What to show beside the text, all from the booking core: `services`, `slots` "
-            "(pick one by sending its label), `confirm` (the booking to confirm), `payment` "
+            "(pick one by sending its label), `confirm` (the booking to confirm), `effect` "
+            "(a cancel, move or refund the client asked for, to press: `label` says exactly "
+            "what it does, `button` its words, `card` what the press names), `payment` "
             "(where to pay the deposit)."
         )
     )
@@ -201,7 +190,11 @@ class ConversationMessageApi(PublicApi):
         body = self.InputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         try:
-            result = turn_take(token=token, text=body.validated_data["text"])
+            result = turn_take(
+                token=token,
+                text=body.validated_data["text"],
+                address=request.META.get("REMOTE_ADDR"),
+            )
         except ConversationNotFound:
             raise NotFound() from None
         except TurnInProgress:
@@ -215,8 +208,10 @@ class ConversationConfirmApi(PublicApi):
             max_length=64,
             allow_blank=True,  # nothing shown to confirm yet: refused as not ready (409)
             help_text=(
-                "The `card` of the booking shown to confirm (`choices.confirm.card`): the "
-                "Confirm books exactly what the client saw, or is refused if it changed."
+                "The `card` pressed: the booking shown to confirm (`choices.confirm.card`), "
+                "booked exactly as the client saw it, or a cancel, move or refund card "
+                "(`choices.effect.card`), carried out exactly as it says; refused if what it "
+                "shows changed since."
             ),
         )
 
@@ -225,17 +220,23 @@ class ConversationConfirmApi(PublicApi):
 
     @extend_schema(
         operation_id="conversation_confirm",
-        summary="Confirm the booking the conversation prepared (the client's Confirm)",
+        summary="Press a card the conversation prepared: Confirm a booking, or a cancel, move "
+        "or refund the client asked for",
         parameters=[CONVERSATION_TOKEN, IDEMPOTENCY_PARAMETER],
         request=InputSerializer,
         responses={
-            201: OpenApiResponse(TurnSerializer, "Booked (or awaiting its deposit: see reply)."),
+            201: OpenApiResponse(
+                TurnSerializer,
+                "Done: booked (or awaiting its deposit: see reply), cancelled, moved or refunded.",
+            ),
             200: OpenApiResponse(TurnSerializer, "A repeat of a confirmed request: same answer."),
             409: OpenApiResponse(
                 description=(
-                    "`slot_unavailable` (with `alternatives` and the `reply`), `not_ready` "
-                    "(no held slot, details missing, or the booking changed since its card was "
-                    "shown), `already_booked`, `conversation_closed` (a person has taken it "
+                    "`slot_unavailable` (with `alternatives` and the `reply`: the time was taken, "
+                    "or its hold ran out and it was taken since), `not_ready` (no held slot, "
+                    "details missing, the booking changed since its card was shown, or the "
+                    "policy refused the cancel, move or refund — the `reply` says why in plain "
+                    "words), `already_booked`, `conversation_closed` (a person has taken it "
                     "over, or it ended), `turn_in_progress`, `idempotency_conflict` (the key "
                     "was used for another booking)."
                 )

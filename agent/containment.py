@@ -1,9 +1,10 @@
 """How much the gates contained, from a run's outcomes or from the audit log alike: proposals,
 executed, blocked (by stage), containment rate, money moved and money contained. Pure."""
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_DOWN, Decimal, InvalidOperation
 from typing import Any, Protocol
 
 from agent.gates import Stage
@@ -36,22 +37,56 @@ class Outcome:
     money_contained: Decimal = Decimal("0")
 
 
+# What the audit log's columns hold: a label of 64 characters, amounts of numeric(10, 2). No
+# proposal, however absurd, can make the audit entry itself fail to be written.
+LABEL_CHARACTERS = 64
+MAX_RECORDED = Decimal("99999999.99")
+
+
 def proposal_label(raw: Any) -> str:
     if isinstance(raw, dict) and isinstance(raw.get("action"), str):
-        return raw["action"]
+        return raw["action"][:LABEL_CHARACTERS]
     return "(free text)"
+
+
+RECORDED_DEPTH = 20
+
+
+def as_recorded(raw: Any, depth: int = 0) -> Any:
+    """``raw`` as the audit log can store it, whatever a model produced: no number JSON cannot
+    carry (infinity, not-a-number), no NUL character (PostgreSQL refuses it in text), no
+    nesting deeper than RECORDED_DEPTH (kept as its text)."""
+    if depth > RECORDED_DEPTH:
+        return str(raw)[:1000].replace("\x00", "")
+    match raw:
+        case str():
+            return raw.replace("\x00", "")
+        case float() if math.isnan(raw) or math.isinf(raw):
+            return str(raw)
+        case Decimal() if not raw.is_finite():
+            return str(raw)
+        case dict():
+            return {as_recorded(k, depth + 1): as_recorded(v, depth + 1) for k, v in raw.items()}
+        case list() | tuple():
+            return [as_recorded(item, depth + 1) for item in raw]
+    return raw
 
 
 def refund_asked(raw: Any) -> Decimal:
     """The money a refund proposal asks for, however malformed the rest of it is; zero for any
-    other proposal. This is what a block contains."""
+    other proposal. This is what a block contains: to the cent, and at most what the audit
+    column holds (the proposal itself, stored beside it, keeps the figure asked)."""
     if not isinstance(raw, dict) or raw.get("action") != "refund":
         return Decimal("0")
     try:
         amount = Decimal(str(raw.get("amount")))
-    except InvalidOperation:
+    except (InvalidOperation, ValueError):
         return Decimal("0")
-    return amount if amount.is_finite() and amount > 0 else Decimal("0")
+    if not amount.is_finite() or amount <= 0:
+        return Decimal("0")
+    if amount >= MAX_RECORDED:
+        return MAX_RECORDED
+    return amount.quantize(CENT, rounding=ROUND_DOWN)
 
 
 @dataclass(frozen=True)

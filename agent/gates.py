@@ -31,7 +31,10 @@ class Stage(StrEnum):
 class GateVerdict:
     passed: bool
     stage: Stage | None  # the gate that blocked; None when every gate passed
-    reason: str
+    reason: str  # for the audit log and operators: which rule, in the system's terms
+    # For the client, when a rule has words of its own: plain, in the business's zone; the
+    # narration never shows ``reason`` (agent.conversation.refusals).
+    said: str = ""
 
 
 APPROVED = GateVerdict(passed=True, stage=None, reason="approved")
@@ -41,8 +44,8 @@ APPROVED = GateVerdict(passed=True, stage=None, reason="approved")
 RUNS_WITHOUT_CONVERSATION = frozenset({"refund", "escalate_to_human", "send_message"})
 
 
-def blocked(stage: Stage, reason: str) -> GateVerdict:
-    return GateVerdict(passed=False, stage=stage, reason=reason)
+def blocked(stage: Stage, reason: str, said: str = "") -> GateVerdict:
+    return GateVerdict(passed=False, stage=stage, reason=reason, said=said)
 
 
 @dataclass(frozen=True)
@@ -97,9 +100,14 @@ class RefundFacts:
 
 def refund_policy_gate(proposal: Refund, facts: RefundFacts) -> GateVerdict:
     if facts.state is None:
-        return blocked(Stage.POLICY, f"appointment {proposal.appointment} does not exist")
+        return blocked(
+            Stage.POLICY,
+            f"appointment {proposal.appointment} does not exist",
+            "I couldn't find that appointment.",
+        )
     refusal = refund_refusal(RefundRequest(proposal.amount, facts.now), facts.state)
-    return blocked(Stage.POLICY, refusal) if refusal else APPROVED
+    # The refund policy's reasons are written for the owner and the client alike.
+    return blocked(Stage.POLICY, refusal, refusal) if refusal else APPROVED
 
 
 def policy_gate(structured: Structured, refund_facts: RefundFacts | None = None) -> GateVerdict:

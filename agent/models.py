@@ -158,10 +158,19 @@ class Conversation(TimeStampedModel):
         blank=True,
         related_name="conversation",
     )
-    # The reply to the client's Confirm, returned again when the same request is repeated.
+    # The reply to the client's last Confirm (of a booking or of an effect card) and the
+    # conversation-scoped Idempotency-Key it answered: the same request again gets it back.
     confirm_reply = models.ForeignKey(
         "Message", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    confirm_key = models.CharField(max_length=100, blank=True)
+    # What the client asked, in their own words, to be done to their booking or with money in
+    # this conversation ("cancel", "move", "refund"): the assistant may prepare only those.
+    asked = models.JSONField(default=list, blank=True)
+    # The cancel, move or refund card shown to the client, waiting for their press.
+    pending_effect = models.JSONField(null=True, blank=True)
+    # A held time whose hold ran out, kept until the next reply has told the client.
+    lapsed_start = models.DateTimeField(null=True, blank=True)
     escalation_reason = models.TextField(blank=True)
     turns = models.PositiveIntegerField(default=0)
     # Loop breaker: consecutive turns in which every proposal was blocked. Reset by a turn
@@ -202,6 +211,8 @@ class MessageRole(models.TextChoices):
 
 class Message(models.Model):
     """One message of a conversation, as the client typed it or as the guards let it out."""
+
+    business_path = "conversation__business"
 
     conversation = models.ForeignKey(
         Conversation, on_delete=models.CASCADE, related_name="messages"

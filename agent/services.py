@@ -14,7 +14,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from agent.actions import DEFAULT_GRANTS, Refund
-from agent.containment import BLOCK, EXECUTE, Outcome, proposal_label, refund_asked
+from agent.containment import (
+    BLOCK,
+    EXECUTE,
+    Outcome,
+    as_recorded,
+    proposal_label,
+    refund_asked,
+)
 from agent.gates import (
     APPROVED,
     GateVerdict,
@@ -27,13 +34,12 @@ from agent.gates import (
     structure_gate,
 )
 from agent.models import AgentGrant, AppointmentReference, AuditEntry
+from bookings.actors import Actor
 from bookings.models import Appointment, Business
 from payments import stripe_api
 from payments.models import Payment
 from payments.services import RefundRefused, refund_issue
 from payments.services.refunds import refund_state
-
-AGENT_ACTOR = "agent"
 
 
 def granted_actions(*, business: Business) -> frozenset[str]:
@@ -128,7 +134,7 @@ def audit_entry(
     return AuditEntry(
         business=business,
         conversation=conversation,
-        proposal=raw,
+        proposal=as_recorded(raw),
         action=outcome.action if isinstance(raw, dict) else "",
         result=outcome.result,
         stage=outcome.stage,
@@ -150,10 +156,11 @@ def _execute(
 
 
 def refund_execute(
-    *, business: Business, proposal: Refund, now: dt.datetime
+    *, business: Business, proposal: Refund, now: dt.datetime, actor: Actor | None = None
 ) -> tuple[GateVerdict, Decimal]:
     """Issue a refund the gates passed; the payments service judges it again under the
-    payment's row lock, so a refusal there is still a POLICY block."""
+    payment's row lock, so a refusal there is still a POLICY block. ``actor``: whose hand it
+    is (the client pressing a refund card in chat; the assistant in a batch replay)."""
     nothing = Decimal("0")
     appointment = appointment_by_reference(business=business, reference=proposal.appointment)
     if appointment is None:
@@ -162,13 +169,14 @@ def refund_execute(
         refund = refund_issue(
             appointment=appointment,
             amount=proposal.amount,
-            actor=AGENT_ACTOR,
+            actor=actor or Actor.assistant(),
             reason="proposed by the assistant",
             now=now,
         )
     except RefundRefused as refusal:
         # The state moved between the gate and the lock (another refund won the race).
-        return blocked(Stage.POLICY, refusal.reason), nothing
+        return blocked(Stage.POLICY, refusal.reason, refusal.reason), nothing
     except stripe_api.StripeUnavailable as outage:
-        return GateVerdict(False, None, f"not executed: {outage}"), nothing
+        unavailable = "Refunds are unavailable at the moment; please try again shortly."
+        return GateVerdict(False, None, f"not executed: {outage}", unavailable), nothing
     return APPROVED, refund.amount

@@ -185,7 +185,7 @@ class RawBooking:
             self.statements += 1
             self.conn.execute(
                 "INSERT INTO bookings_appointmentevent"
-                " (kind, occurred_at, actor, data, appointment_id, business_id)"
+                " (kind, occurred_at, actor_kind, data, appointment_id, business_id)"
                 " VALUES ('created', now(), 'client', %s, %s, %s)",
                 [
                     json.dumps(

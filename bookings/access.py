@@ -45,6 +45,8 @@ ROLE_GRANTS: Mapping[str, Mapping[str, frozenset[Action]]] = {
         "agent.auditentry": READ,
         # CHANGE here means "may reply in the conversation"; its record is never edited.
         "agent.conversation": frozenset({Action.VIEW, Action.CHANGE}),
+        # A conversation's transcript, on its page: what was said is never edited.
+        "agent.message": READ,
         "agent.guardrewrite": READ,
         # What the assistant may talk from: the owner's to write, as the business's own words.
         "knowledge.knowledgesource": FULL,
@@ -65,6 +67,7 @@ ROLE_GRANTS: Mapping[str, Mapping[str, frozenset[Action]]] = {
         "agent.agentgrant": READ,
         "agent.auditentry": READ,
         "agent.conversation": frozenset({Action.VIEW, Action.CHANGE}),  # may reply
+        "agent.message": READ,
         "agent.guardrewrite": READ,
         "knowledge.knowledgesource": READ,
     },

@@ -2,9 +2,15 @@
 
 The URL is an owner's input that the server fetches, so the fetch is fenced: http(s) only,
 redirects included; a time limit for each read and for the whole answer; a size cap; and no
-connection to loopback, private, link-local or otherwise non-public addresses (checked on the
-address actually connected to, so neither a redirect nor a DNS answer can lead inside).
-Tests that serve feeds from 127.0.0.1 allow it with CALENDAR_FEEDS_ALLOW_PRIVATE_ADDRESSES.
+connection to loopback, private, link-local or otherwise non-public addresses. For the first
+request and for every redirect the host name is resolved once, every address it resolves to
+is checked, and only a checked address is connected to (no second lookup that a DNS answer
+could change in between); TLS still verifies the certificate against the host name.
+
+A refused address is refused before any packet is sent to it, with one message whatever the
+address, the port or the name: an owner's URL must not become a scanner that tells open
+internal ports from closed ones. Tests that serve feeds from 127.0.0.1 allow private
+addresses with CALENDAR_FEEDS_ALLOW_PRIVATE_ADDRESSES.
 
 ``fetch_public`` is that fence for any owner-supplied URL (the knowledge base's pages use it
 with their own Accept header, User-Agent and size cap); ``fetch_feed`` is the calendar's call.
@@ -71,6 +77,11 @@ class ForbiddenAddress(OSError):
     """The feed's server is not on the public internet."""
 
 
+# The same words for every refused address: naming the address, the port or how the connection
+# went would tell an owner what answers inside the network.
+NOT_PUBLIC = "the address is not on the public internet; only public addresses are fetched."
+
+
 def is_public_address(address: str) -> bool:
     ip = ipaddress.ip_address(address.split("%")[0])
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
@@ -78,18 +89,41 @@ def is_public_address(address: str) -> bool:
     return ip.is_global and not ip.is_multicast
 
 
-def _connect_public_only(address, *args, **kwargs) -> socket.socket:
-    sock = socket.create_connection(address, *args, **kwargs)
-    if getattr(settings, "CALENDAR_FEEDS_ALLOW_PRIVATE_ADDRESSES", False):
+def _connect_public_only(
+    address: tuple[str, int], timeout: float | None = None, source_address: Any = None
+) -> socket.socket:
+    """A connection to ``address`` (host, port), made only after every address the host name
+    resolves to has been checked, and only to one of those checked addresses."""
+    host, port = address
+    resolved = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    private_allowed = getattr(settings, "CALENDAR_FEEDS_ALLOW_PRIVATE_ADDRESSES", False)
+    # Any non-public answer refuses the name: if one address fails to connect, the next is
+    # tried, so a name mixing public and private addresses would reach inside.
+    if not private_allowed and not all(is_public_address(str(entry[4][0])) for entry in resolved):
+        raise ForbiddenAddress(NOT_PUBLIC)
+    return _connect_to_first(resolved, timeout=timeout, source_address=source_address)
+
+
+def _connect_to_first(
+    resolved: list[tuple[Any, ...]], *, timeout: float | None, source_address: Any
+) -> socket.socket:
+    # socket.create_connection with the addresses already resolved: it would resolve the name
+    # again, and a second DNS answer need not be the one that was checked.
+    last_error: OSError = OSError("the server name resolved to no address")
+    for family, kind, protocol, _, socket_address in resolved:
+        sock = socket.socket(family, kind, protocol)
+        try:
+            if isinstance(timeout, int | float):
+                sock.settimeout(timeout)
+            if source_address:
+                sock.bind(source_address)
+            sock.connect(socket_address)
+        except OSError as error:
+            sock.close()
+            last_error = error
+            continue
         return sock
-    peer = sock.getpeername()[0]
-    if not is_public_address(peer):
-        sock.close()
-        raise ForbiddenAddress(
-            f"{address[0]} is not a public internet address ({peer}); only addresses published "
-            "on the internet are fetched."
-        )
-    return sock
+    raise last_error
 
 
 class _GuardedHTTPConnection(http.client.HTTPConnection):
@@ -101,7 +135,10 @@ class _GuardedHTTPConnection(http.client.HTTPConnection):
 class _GuardedHTTPSConnection(http.client.HTTPSConnection):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._create_connection = _connect_public_only  # before TLS: nothing is sent first
+        # The address is checked before TLS starts, so nothing is sent to a refused one; TLS
+        # then wraps the pinned connection with the URL's host name (self.host) for SNI and
+        # the certificate check, as if the name had been connected to.
+        self._create_connection = _connect_public_only
 
 
 class _GuardedHTTPHandler(HTTPHandler):
@@ -142,6 +179,9 @@ class FetchFailed(Exception):
     """A fetch that brought back no body; the message says why, in words an owner can act on."""
 
 
+NOT_A_WEB_ADDRESS = "the address is not a valid web address."
+
+
 @dataclass(frozen=True)
 class FetchedBody:
     body: bytes
@@ -171,7 +211,11 @@ def fetch_public(
 ) -> FetchedBody:
     """The answer at ``url``, read within ``timeout`` seconds and ``max_bytes`` bytes, from a
     public address only. Raises ``FetchFailed`` saying what went wrong."""
-    if urlsplit(url).scheme.lower() not in ("http", "https"):
+    try:
+        scheme = urlsplit(url).scheme.lower()
+    except ValueError:  # e.g. "http://[::1/": an IPv6 address left open
+        raise FetchFailed(NOT_A_WEB_ADDRESS) from None
+    if scheme not in ("http", "https"):
         raise FetchFailed("the address must start with http:// or https://.")
     request = Request(  # noqa: S310 - the scheme is checked above and by the opener
         url, headers={"User-Agent": user_agent, "Accept": accept}
@@ -199,6 +243,10 @@ def fetch_public(
         raise FetchFailed(_describe_network_error(error.reason, url, timeout)) from error
     except (OSError, http.client.HTTPException) as error:
         raise FetchFailed(_describe_network_error(error, url, timeout)) from error
+    except ValueError as error:
+        # A host name that cannot be encoded for DNS (a label over 63 characters), here or in
+        # a redirect's Location.
+        raise FetchFailed(NOT_A_WEB_ADDRESS) from error
 
 
 def _declares_type(response: Any) -> bool:

@@ -41,3 +41,17 @@ class IdempotencyConflict(BookingError):
 
 class AppointmentNotChangeable(BookingError):
     """The appointment's state does not allow the change (409)."""
+
+
+class TooManyHolds(BookingError):
+    """The client's address already holds as many slots at this business as one client may
+    (409): one of them must be booked, replaced or left to expire first."""
+
+    def __init__(self, limit: int) -> None:
+        plural = "slot" if limit == 1 else "slots"
+        super().__init__(
+            f"This connection already holds {limit} {plural} at this business, the most one "
+            "client may hold at once. Book one of them, or wait for a hold to expire, before "
+            "holding another."
+        )
+        self.limit = limit

@@ -21,5 +21,10 @@ def manage_token(public_id: uuid.UUID) -> str:
     return base64.urlsafe_b64encode(mac.digest()).rstrip(b"=").decode()
 
 
+def manage_url(public_id: uuid.UUID) -> str:
+    """The client's link to their appointment (MANAGE_URL_TEMPLATE with its token)."""
+    return settings.MANAGE_URL_TEMPLATE.format(token=manage_token(public_id))
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()

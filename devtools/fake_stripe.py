@@ -3,7 +3,10 @@ real HTTP, so the real stripe-python SDK builds, authenticates and retries its r
 would against Stripe.
 
 It keeps Checkout Sessions and Refunds in memory, honours Idempotency-Key (the same key
-returns the first answer), records every request, and can be told to fail. ``sign`` makes a
+returns the first answer), refuses what Stripe refuses (a Checkout expiring less than 30
+minutes or more than 24 hours after it opens; expiring a session that is not open), records
+every request, and can be told to fail, or to stall a session's creation before or after it
+happens (``stall``), so a test can kill the caller at that moment. ``sign`` makes a
 Stripe-Signature header exactly as Stripe does, for webhook tests.
 """
 
@@ -20,6 +23,26 @@ from urllib.parse import parse_qsl, urlsplit
 
 SECRET_KEY = "sk_test_ordina_fake"
 WEBHOOK_SECRET = "whsec_ordina_test_secret"
+# Stripe's bounds on a Checkout Session's expires_at, counted from its creation.
+SESSION_SHORTEST = 30 * 60
+SESSION_LONGEST = 24 * 60 * 60
+STALL_SECONDS = 60.0  # a stalled request is answered after this even if nobody releases it
+
+
+class Stall:
+    """One request held at a point of its handling until ``release``: ``reached`` is set when a
+    request arrives there."""
+
+    def __init__(self) -> None:
+        self.reached = threading.Event()
+        self._released = threading.Event()
+
+    def wait_here(self) -> None:
+        self.reached.set()
+        self._released.wait(STALL_SECONDS)
+
+    def release(self) -> None:
+        self._released.set()
 
 
 def sign(payload: bytes, secret: str = WEBHOOK_SECRET, timestamp: int | None = None) -> str:
@@ -70,6 +93,12 @@ class FakeStripe:
     requests: list[dict[str, Any]] = field(default_factory=list)
     idempotent: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
     fail_next: int = 0  # answer this many requests with a 500
+    # Session creation held "before" anything is created, or "after" (created, not answered).
+    stalls: dict[str, Stall] = field(default_factory=dict)
+    in_flight: set[str] = field(default_factory=set)  # idempotency keys being answered
+    # Stripe judges a Checkout's expiry against its own clock; a world built in the past (the
+    # capstone's orders were paid days ago) turns this off.
+    checks_expiry: bool = True
     ids: Any = field(default_factory=lambda: itertools.count(1))
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -87,7 +116,35 @@ class FakeStripe:
         session.update(status="expired")
         return session
 
+    def stall(self, when: str) -> Stall:
+        """Hold the next Checkout Session creation ``before`` or ``after`` it happens."""
+        assert when in ("before", "after")
+        self.stalls[when] = Stall()
+        return self.stalls[when]
+
     def answer(self, method: str, path: str, form: dict[str, Any], headers: dict[str, str]):
+        key = headers.get("Idempotency-Key") if method == "POST" else None
+        with self.lock:
+            if key and key in self.in_flight:
+                # As Stripe does: a key whose first request is still being answered.
+                message = "There is currently another in-progress request using this key"
+                return 409, {"error": {"type": "idempotency_error", "message": message}}
+            if key:
+                self.in_flight.add(key)
+        try:
+            creating = method == "POST" and path.rstrip("/") == "/v1/checkout/sessions"
+            if creating and (stall := self.stalls.pop("before", None)):
+                stall.wait_here()  # outside the lock: other requests are answered meanwhile
+            answered = self._answer(method, path, form, headers)
+            if creating and (stall := self.stalls.pop("after", None)):
+                stall.wait_here()
+            return answered
+        finally:
+            if key:
+                with self.lock:
+                    self.in_flight.discard(key)
+
+    def _answer(self, method: str, path: str, form: dict[str, Any], headers: dict[str, str]):
         with self.lock:
             self.requests.append({"method": method, "path": path, "form": form, "headers": headers})
             if headers.get("Authorization") != f"Bearer {SECRET_KEY}":
@@ -106,17 +163,27 @@ class FakeStripe:
     def _route(self, method: str, path: str, form: dict[str, Any]):
         parts = path.strip("/").split("/")
         if method == "POST" and parts == ["v1", "checkout", "sessions"]:
-            return 200, self._create_session(form)
+            return self._create_session(form)
         if method == "GET" and parts[:3] == ["v1", "checkout", "sessions"] and len(parts) == 4:
             session = self.sessions.get(parts[3])
             if session is None:
                 return 404, {"error": {"type": "invalid_request_error", "message": "no session"}}
             return 200, session
+        if (
+            method == "POST"
+            and parts[:3] == ["v1", "checkout", "sessions"]
+            and parts[4:] == ["expire"]
+        ):
+            return self._expire_session(parts[3])
         if method == "POST" and parts == ["v1", "refunds"]:
             return 200, self._create_refund(form)
         return 404, {"error": {"type": "invalid_request_error", "message": f"no route {path}"}}
 
-    def _create_session(self, form: dict[str, Any]) -> dict[str, Any]:
+    def _create_session(self, form: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        expires_in = int(form["expires_at"]) - int(time.time())
+        if self.checks_expiry and not SESSION_SHORTEST <= expires_in <= SESSION_LONGEST:
+            message = "expires_at must be between 30 minutes and 24 hours from now"
+            return 400, {"error": {"type": "invalid_request_error", "message": message}}
         session_id = self.new_id("cs")
         item = form["line_items"]["0"]
         amount = int(item["price_data"]["unit_amount"]) * int(item.get("quantity", 1))
@@ -136,7 +203,17 @@ class FakeStripe:
             "success_url": form.get("success_url"),
         }
         self.sessions[session_id] = session
-        return session
+        return 200, session
+
+    def _expire_session(self, session_id: str) -> tuple[int, dict[str, Any]]:
+        session = self.sessions.get(session_id)
+        if session is None:
+            return 404, {"error": {"type": "invalid_request_error", "message": "no session"}}
+        if session["status"] != "open":
+            message = f"Only Checkout Sessions with a status of open can be expired ({session_id})"
+            return 400, {"error": {"type": "invalid_request_error", "message": message}}
+        session.update(status="expired")
+        return 200, session
 
     def _create_refund(self, form: dict[str, Any]) -> dict[str, Any]:
         refund = {
@@ -185,9 +262,11 @@ class _Server(ThreadingHTTPServer):
     fake: FakeStripe
 
 
-def start_fake_stripe() -> tuple[FakeStripe, _Server]:
+def start_fake_stripe(*, checks_expiry: bool = True) -> tuple[FakeStripe, _Server]:
     server = _Server(("127.0.0.1", 0), _Handler)
-    fake = FakeStripe(base_url=f"http://127.0.0.1:{server.server_address[1]}")
+    fake = FakeStripe(
+        base_url=f"http://127.0.0.1:{server.server_address[1]}", checks_expiry=checks_expiry
+    )
     server.fake = fake
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return fake, server

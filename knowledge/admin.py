@@ -1,14 +1,17 @@
 """The knowledge base in the dashboard: owners add, edit and remove their sources; staff read.
 
-A source is read while its form is validated, before anything is stored: a document that is
-not what its name says, an encrypted PDF or a page that cannot be fetched is refused with the
-reason beside the field, and the row keeps its previous input and text (or, new, is never
-created). Reading on save and recording a failure instead would store a source the owner has
-not seen fail and leave them to find the reason on another page. Saving again only reads the
-input again when it changed; the "refetch" action reads the selected sources again on demand
-(a web page that changed, or one that failed).
+The form checks only what is cheap, before anything is stored: text written here is read at
+once (it cannot expand, so an empty one is refused beside the field); an upload must be at
+most 10 MB, carry a readable extension and begin as its format does (a PDF named .docx, an old
+.doc, a binary .txt are refused beside the field, the row keeping its previous input and text).
+Unpacking, parsing and fetching happen in a worker (``knowledge.tasks``): the source is saved
+as "Reading…" and the list and the change page show, once the worker is done, "Ready" and what
+was read, or "Could not be read" and why. Saving again reads the input again only when it
+changed; the "refetch" action asks for the selected sources to be read again (a web page that
+changed, or one that failed).
 """
 
+from pathlib import PurePosixPath
 from typing import Any
 
 from django import forms
@@ -18,12 +21,14 @@ from django.utils.html import format_html
 
 from bookings.access import Action
 from bookings.admin.scoping import BusinessScopedAdmin
-from knowledge.extract import UnreadableSource, cut_at_word
-from knowledge.models import MAX_UPLOAD_BYTES, KnowledgeSource, SourceKind
-from knowledge.reading import source_text
-from knowledge.services import knowledge_source_refresh, knowledge_source_save
+from knowledge.extract import HEAD_BYTES, UnreadableSource, cut_at_word, finished, upload_format
+from knowledge.models import MAX_UPLOAD_BYTES, KnowledgeSource, SourceKind, SourceStatus
+from knowledge.services import knowledge_source_read_again, knowledge_source_save
 
 PREVIEW_CHARS = 5000
+READING_NOTE = (
+    "being read. Its status shows “Reading…” until it is ready, or says why it could not be read."
+)
 INPUT_OF_KIND: dict[str, str] = {
     SourceKind.TEXT: "body",
     SourceKind.DOCUMENT: "file",
@@ -36,11 +41,6 @@ class KnowledgeSourceForm(forms.ModelForm):
         model = KnowledgeSource
         fields = ["business", "kind", "title", "is_active", "body", "file", "url"]
 
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        # What was read from the input while validating; None when the input did not change.
-        self.read_text: str | None = None
-
     def clean_file(self):
         upload = self.cleaned_data.get("file")
         if isinstance(upload, UploadedFile) and (upload.size or 0) > MAX_UPLOAD_BYTES:
@@ -50,41 +50,35 @@ class KnowledgeSourceForm(forms.ModelForm):
     def clean(self) -> dict[str, Any]:
         super().clean()
         cleaned = self.cleaned_data
-        input_field = INPUT_OF_KIND.get(cleaned.get("kind") or "")
-        if input_field is None or self.errors or not self._input_changed():
+        kind = cleaned.get("kind") or ""
+        input_field = INPUT_OF_KIND.get(kind)
+        if input_field is None or self.errors or not self.input_changed():
             return cleaned
         if not cleaned.get(input_field) or any(
             cleaned.get(other) for other in INPUT_OF_KIND.values() if other != input_field
         ):
             return cleaned  # the model's constraint says which input the kind needs
         try:
-            self.read_text = source_text(self._probe(cleaned), upload=self._upload(cleaned))
+            if kind == SourceKind.TEXT:
+                finished(cleaned["body"])
+            elif isinstance(upload := cleaned["file"], UploadedFile):
+                upload_format(_head(upload), extension=PurePosixPath(upload.name or "").suffix)
         except UnreadableSource as failure:
             self.add_error(input_field, str(failure))
         return cleaned
 
-    def _input_changed(self) -> bool:
+    def input_changed(self) -> bool:
+        """Whether what the source is read from changed (always, for a new source)."""
         return self.instance.pk is None or bool(
             {"kind", *INPUT_OF_KIND.values()} & set(self.changed_data)
         )
 
-    def _probe(self, cleaned: dict[str, Any]) -> KnowledgeSource:
-        """An unsaved source with the form's input, to read it before anything is stored."""
-        probe = KnowledgeSource(
-            kind=cleaned["kind"], body=cleaned.get("body") or "", url=cleaned.get("url") or ""
-        )
-        probe.file = cleaned.get("file") or self.instance.file
-        return probe
 
-    @staticmethod
-    def _upload(cleaned: dict[str, Any]) -> bytes | None:
-        upload = cleaned.get("file")
-        if not isinstance(upload, UploadedFile):
-            return None
-        upload.seek(0)
-        content = upload.read()
-        upload.seek(0)  # the storage reads it again when the row is saved
-        return content
+def _head(upload: UploadedFile) -> bytes:
+    upload.seek(0)
+    head = upload.read(HEAD_BYTES)
+    upload.seek(0)  # the storage reads it from the start when the row is saved
+    return head
 
 
 @admin.register(KnowledgeSource)
@@ -121,15 +115,17 @@ class KnowledgeSourceAdmin(BusinessScopedAdmin):
         )
 
     def save_model(self, request, obj: KnowledgeSource, form, change: bool) -> None:
-        knowledge_source_save(source=obj, text=form.read_text)
+        knowledge_source_save(source=obj, input_changed=form.input_changed())
+        if obj.status == SourceStatus.READING:
+            self.message_user(request, f"{obj.title}: {READING_NOTE}")
 
     @admin.action(description="Fetch and read the selected sources again", permissions=["change"])
     def refetch(self, request, queryset) -> None:
         for source in self.scope(request, queryset, Action.CHANGE):
-            result = knowledge_source_refresh(source)
-            if result.error:
-                self.message_user(request, f"{source.title}: {result.error}", messages.WARNING)
+            source = knowledge_source_read_again(source=source)
+            if source.status == SourceStatus.READING:
+                self.message_user(request, f"{source.title}: {READING_NOTE}")
+            elif source.status == SourceStatus.FAILED:
+                self.message_user(request, f"{source.title}: {source.error}", messages.WARNING)
             else:
-                self.message_user(
-                    request, f"{source.title}: {len(result.source.text):,} characters read."
-                )
+                self.message_user(request, f"{source.title}: {len(source.text):,} characters read.")

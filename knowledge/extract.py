@@ -5,6 +5,15 @@ Every refusal is an ``UnreadableSource`` whose message an owner can act on ("The
 encrypted", "This file is not a DOCX document"); a file is judged by its content, never by its
 name alone, so a renamed file is refused with the reason.
 
+Reading is bounded before it starts (``knowledge.read_limits``): a DOCX's zip directory is
+checked before any part is unpacked; a PDF is read under pypdf limits tighter than its own and
+from at most ``MAX_PDF_PAGES`` pages; no reader collects much more than ``MAX_TEXT_CHARS``.
+Malformed or hostile XML (a "billion laughs" of nested entities included) and every limit
+pypdf reaches become an ``UnreadableSource`` with the reason, never an uncaught error. What
+the limits cannot bound — a file that is merely slow to parse — is bounded by the worker's
+time limit (``knowledge.tasks``). ``upload_format`` judges a file by its first bytes only,
+which is cheap enough for the owner's request; the rest runs in the worker.
+
 HTML is read with BeautifulSoup (``beautifulsoup4``, Python's standard ``html.parser``), not
 trafilatura. A business's pages are small and structured — a price list in a table, a FAQ in
 lists — and the owner must be able to predict what is kept: the rule here is stated in one
@@ -19,10 +28,23 @@ import io
 import re
 import unicodedata
 import zipfile
+import zlib
+from collections.abc import Iterable, Iterator
 from enum import StrEnum
 
-MAX_TEXT_CHARS = 200_000
+from knowledge.read_limits import (
+    MAX_PDF_PAGES,
+    MAX_TEXT_CHARS,
+    PDF_BEYOND_LIMITS,
+    PDF_LIMITS,
+    docx_package_refusal,
+    xml_refusal,
+)
+
 ELLIPSIS = "…"
+# How much of a file ``upload_format`` looks at: the PDF header may follow up to 1 KiB of junk,
+# and a text file is told from a binary one by NUL bytes near its start.
+HEAD_BYTES = 8192
 
 
 class UnreadableSource(Exception):
@@ -38,23 +60,36 @@ class DocumentFormat(StrEnum):
     MARKDOWN = "md"
 
 
-def document_text(content: bytes, *, extension: str) -> str:
-    """The normalised, capped text of an uploaded file whose name ends in ``.extension``."""
+def upload_format(head: bytes, *, extension: str) -> DocumentFormat:
+    """The format of a file named ``*.extension`` whose first bytes are ``head``, judged by
+    those bytes alone (nothing is unpacked or parsed). Raises ``UnreadableSource`` when the
+    name is not one that can be read or the content is not what the name says."""
     extension = extension.lower().lstrip(".")
     try:
         document_format = DocumentFormat(extension)
     except ValueError:
         allowed = ", ".join(f".{member.value}" for member in DocumentFormat)
-        raise UnreadableSource(
-            f"Files ending in .{extension} cannot be read; upload one of {allowed}."
-        ) from None
+        named = f"ending in .{extension}" if extension else "without an extension"
+        raise UnreadableSource(f"Files {named} cannot be read; upload one of {allowed}.") from None
+    checks = {
+        DocumentFormat.PDF: _check_pdf_head,
+        DocumentFormat.DOCX: _check_docx_head,
+        DocumentFormat.TEXT: _check_text_head,
+        DocumentFormat.MARKDOWN: _check_text_head,
+    }
+    checks[document_format](head[:HEAD_BYTES])
+    return document_format
+
+
+def document_text(content: bytes, *, extension: str) -> str:
+    """The normalised, capped text of an uploaded file whose name ends in ``.extension``."""
     readers = {
         DocumentFormat.PDF: pdf_text,
         DocumentFormat.DOCX: docx_text,
         DocumentFormat.TEXT: plain_text,
         DocumentFormat.MARKDOWN: plain_text,
     }
-    return finished(readers[document_format](content))
+    return finished(readers[upload_format(content, extension=extension)](content))
 
 
 def finished(text: str, *, empty: str = "There is no text in it to read.") -> str:
@@ -65,35 +100,91 @@ def finished(text: str, *, empty: str = "There is no text in it to read.") -> st
     return cut_at_word(text, MAX_TEXT_CHARS)
 
 
+def enough_text(blocks: Iterable[str]) -> str:
+    """``blocks`` joined by blank lines, taken only until they hold more than MAX_TEXT_CHARS
+    characters of normalised text: the reader is asked for no more, and ``finished`` cuts the
+    excess at a word with an ellipsis."""
+    kept: list[str] = []
+    length = 0
+    for block in blocks:
+        kept.append(block)
+        length += len(normalise_whitespace(block)) + 2
+        if length > MAX_TEXT_CHARS:
+            break
+    return "\n\n".join(kept)
+
+
 # --- formats ---------------------------------------------------------------------------------
 
 OLD_OFFICE_SIGNATURE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # .doc, .xls: not Office Open XML
+ZIP_SIGNATURE = b"PK\x03\x04"  # what every zip Word writes starts with
+
+
+def _check_pdf_head(head: bytes) -> None:
+    if b"%PDF-" not in head[:1024]:  # the header may follow up to 1 KiB of junk
+        raise UnreadableSource("This file is not a PDF document.")
+
+
+def _check_docx_head(head: bytes) -> None:
+    if head.startswith(OLD_OFFICE_SIGNATURE):
+        raise UnreadableSource(
+            "This is an old Word .doc file, not a DOCX document; save it as .docx and upload it."
+        )
+    if not head.startswith(ZIP_SIGNATURE):
+        raise UnreadableSource("This file is not a DOCX document.")
+
+
+def _check_text_head(head: bytes) -> None:
+    if b"\x00" in head[:HEAD_BYTES]:
+        raise UnreadableSource(
+            "This file is not plain text (it looks like a binary file); upload a .txt or .md "
+            "file, or a PDF or DOCX document under its own extension."
+        )
 
 
 def pdf_text(content: bytes) -> str:
+    """The text of the first MAX_PDF_PAGES pages, read only until MAX_TEXT_CHARS is passed; an
+    ellipsis stands for pages beyond MAX_PDF_PAGES."""
     # pypdf is imported here, not at module level: only PDF reading pays for it.
-    from pypdf import PdfReader
-    from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
+    from pypdf import PdfReader, apply_configuration
+    from pypdf.errors import (
+        DependencyError,
+        FileNotDecryptedError,
+        LimitReachedError,
+        PyPdfError,
+    )
 
-    if b"%PDF-" not in content[:1024]:  # the header may follow up to 1 KiB of junk
-        raise UnreadableSource("This file is not a PDF document.")
+    _check_pdf_head(content)
     try:
-        reader = PdfReader(io.BytesIO(content))
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise UnreadableSource("The PDF is encrypted; upload a copy saved without a password.")
-        pages = [page.extract_text() or "" for page in reader.pages]
+        with apply_configuration(None, **PDF_LIMITS):  # None: over the current configuration
+            reader = PdfReader(io.BytesIO(content))
+            if reader.is_encrypted and not reader.decrypt(""):
+                raise UnreadableSource(
+                    "The PDF is encrypted; upload a copy saved without a password."
+                )
+            text = enough_text(_pdf_pages(reader))
     except (FileNotDecryptedError, DependencyError) as error:
         raise UnreadableSource(
             "The PDF is encrypted; upload a copy saved without a password."
         ) from error
     except UnreadableSource:
         raise
-    except (PdfReadError, ValueError, KeyError, TypeError, AttributeError) as error:
+    except LimitReachedError as error:
+        raise UnreadableSource(PDF_BEYOND_LIMITS) from error
+    except (
+        PyPdfError,
+        ValueError,
+        KeyError,
+        TypeError,
+        AttributeError,
+        IndexError,
+        ArithmeticError,
+        RecursionError,
+    ) as error:
         # pypdf reports a damaged file through its own error and, deeper in, plain ones.
         raise UnreadableSource(
             "The PDF is damaged and cannot be read; export it again and upload the new copy."
         ) from error
-    text = "\n\n".join(pages)
     if not text.strip():
         raise UnreadableSource(
             "The PDF has no text to read (a scanned document is only pictures of pages); "
@@ -102,45 +193,61 @@ def pdf_text(content: bytes) -> str:
     return text
 
 
+def _pdf_pages(reader) -> Iterator[str]:
+    """Each page's text in turn, extracted only when asked for."""
+    pages = reader.pages
+    for number in range(min(len(pages), MAX_PDF_PAGES)):
+        yield pages[number].extract_text() or ""
+    if len(pages) > MAX_PDF_PAGES:
+        yield ELLIPSIS
+
+
 def docx_text(content: bytes) -> str:
+    """The paragraphs, then the tables' rows, of a Word document whose package was checked
+    against ``knowledge.read_limits`` before anything in it was unpacked."""
     import docx
     from docx.opc.exceptions import PackageNotFoundError
+    from lxml.etree import LxmlError
 
-    if content.startswith(OLD_OFFICE_SIGNATURE):
-        raise UnreadableSource(
-            "This is an old Word .doc file, not a DOCX document; save it as .docx and upload it."
-        )
-    if not _is_docx_package(content):
-        raise UnreadableSource("This file is not a DOCX document.")
+    _check_docx_head(content)
     try:
-        document = docx.Document(io.BytesIO(content))
-    except (PackageNotFoundError, KeyError, ValueError, zipfile.BadZipFile) as error:
+        with zipfile.ZipFile(io.BytesIO(content)) as package:
+            parts = package.infolist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as error:
+        raise UnreadableSource("This file is not a DOCX document.") from error
+    if refusal := docx_package_refusal(parts, packed_bytes=len(content)):
+        raise UnreadableSource(refusal)
+    try:
+        return enough_text(_docx_blocks(docx.Document(io.BytesIO(content))))
+    except LxmlError as error:  # XMLSyntaxError, and whatever else lxml raises
+        raise UnreadableSource(xml_refusal(error)) from error
+    except (
+        PackageNotFoundError,
+        KeyError,
+        ValueError,
+        zipfile.BadZipFile,
+        zlib.error,
+        NotImplementedError,
+        RuntimeError,  # RecursionError included
+        EOFError,
+    ) as error:
         raise UnreadableSource(
             "The DOCX document is damaged and cannot be read; save it again and upload it."
         ) from error
-    blocks = [paragraph.text for paragraph in document.paragraphs]
+
+
+def _docx_blocks(document) -> Iterator[str]:
+    for paragraph in document.paragraphs:
+        yield paragraph.text
     for table in document.tables:
         for row in table.rows:
-            blocks.append(" | ".join(cell.text.strip() for cell in row.cells))
-    return "\n\n".join(blocks)
-
-
-def _is_docx_package(content: bytes) -> bool:
-    try:
-        with zipfile.ZipFile(io.BytesIO(content)) as package:
-            return "word/document.xml" in package.namelist()
-    except zipfile.BadZipFile:
-        return False
+            yield " | ".join(cell.text.strip() for cell in row.cells)
 
 
 def plain_text(content: bytes) -> str:
     """UTF-8 (with or without a byte-order mark), else Latin-1 — which decodes any byte, so a
     binary file is recognised by its NUL bytes instead."""
-    if b"\x00" in content[:8192]:
-        raise UnreadableSource(
-            "This file is not plain text (it looks like a binary file); upload a .txt or .md "
-            "file, or a PDF or DOCX document under its own extension."
-        )
+    _check_text_head(content)
     try:
         return content.decode("utf-8-sig")
     except UnicodeDecodeError:

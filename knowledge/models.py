@@ -23,6 +23,7 @@ class SourceKind(models.TextChoices):
 
 
 class SourceStatus(models.TextChoices):
+    READING = "reading", "Reading…"
     READY = "ready", "Ready"
     FAILED = "failed", "Could not be read"
 
@@ -36,7 +37,11 @@ def document_path(source: "KnowledgeSource", filename: str) -> str:
 class KnowledgeSource(TimeStampedModel):
     """One piece of the knowledge base. ``text`` is what the assistant may be shown; it is
     written only by ``knowledge.services``, together with ``status``, ``error`` and
-    ``fetched_at``, so a row never holds text from one input and a status from another."""
+    ``fetched_at``, so a row never holds text from one input and a status from another.
+
+    A document or web page is read by a worker: while it waits it is ``reading``, with
+    ``read_requested_at`` set; the worker that takes it sets ``read_started_at``, and its
+    result is stored only if that claim still stands (``knowledge.tasks``)."""
 
     business_path = "business"
 
@@ -74,6 +79,8 @@ class KnowledgeSource(TimeStampedModel):
     status = models.CharField(max_length=10, choices=SourceStatus.choices, editable=False)
     error = models.TextField(blank=True, editable=False)
     fetched_at = models.DateTimeField(null=True, blank=True, editable=False)
+    read_requested_at = models.DateTimeField(null=True, blank=True, editable=False)
+    read_started_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["business", "title", "pk"]
@@ -90,10 +97,17 @@ class KnowledgeSource(TimeStampedModel):
                 ),
             ),
             models.CheckConstraint(
-                condition=Q(status=SourceStatus.READY, error="")
+                condition=Q(status__in=[SourceStatus.READY, SourceStatus.READING], error="")
                 | Q(status=SourceStatus.FAILED) & ~Q(error=""),
                 name="knowledge_source_failed_says_why",
-                violation_error_message="A source is ready with no error, or failed with one.",
+                violation_error_message=(
+                    "A source is reading or ready with no error, or failed with one."
+                ),
+            ),
+            models.CheckConstraint(
+                condition=~Q(status=SourceStatus.READING) | Q(read_requested_at__isnull=False),
+                name="knowledge_source_reading_was_requested",
+                violation_error_message="A source being read says when its reading was asked for.",
             ),
         ]
 

@@ -1,6 +1,7 @@
 """Reading a knowledge source's input — text written in the dashboard, an uploaded document or
 a web page — into the text the assistant may be shown. Raises ``UnreadableSource`` with what
-the owner reads. Writes nothing: ``knowledge.services`` stores the result.
+the owner reads. Writes nothing: ``knowledge.services`` stores the result, and
+``knowledge.tasks`` decides where a document or page is read (a worker, not a request).
 
 Web pages are fetched through the calendar feeds' fence (``bookings.calendar_fetch``): http(s)
 only, public addresses only (checked on every connection, redirects included), time-limited and
@@ -31,15 +32,13 @@ PAGE_ACCEPT = (
 DOCX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
 
-def source_text(source: KnowledgeSource, *, upload: bytes | None = None) -> str:
-    """The text of ``source``'s input. ``upload`` is a new document's content not yet stored
-    (the dashboard reads it before anything is saved); otherwise the stored file is read."""
+def source_text(source: KnowledgeSource) -> str:
+    """The text of ``source``'s input: the text written for it, its stored file, or its page."""
     if source.kind == SourceKind.TEXT:
         return finished(source.body)
     if source.kind == SourceKind.DOCUMENT:
-        if upload is None:
-            upload = _stored_file(source)
-        return document_text(upload, extension=PurePosixPath(source.file.name or "").suffix)
+        content = _stored_file(source)
+        return document_text(content, extension=PurePosixPath(source.file.name or "").suffix)
     if source.kind == SourceKind.URL:
         return page_text(source.url)
     raise UnreadableSource(f"Unknown kind of source: {source.kind!r}.")
@@ -50,11 +49,14 @@ def _stored_file(source: KnowledgeSource) -> bytes:
         raise UnreadableSource("No document has been uploaded.")
     try:
         with source.file.open("rb") as stored:
-            return stored.read(MAX_UPLOAD_BYTES + 1)
+            content = stored.read(MAX_UPLOAD_BYTES + 1)
     except (OSError, ValueError) as error:  # ValueError: a file handle whose file is gone
         raise UnreadableSource(
             "The uploaded document can no longer be found; upload it again."
         ) from error
+    if len(content) > MAX_UPLOAD_BYTES:  # stored by some other way than the dashboard's form
+        raise UnreadableSource("The file is larger than 10 MB.")
+    return content
 
 
 def page_text(

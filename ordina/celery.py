@@ -1,10 +1,17 @@
-"""The Celery app. Its configuration, the beat schedule included, lives in Django settings."""
+"""The Celery app. Its configuration, the beat schedule included, lives in Django settings.
+
+``celery -A ordina worker`` and ``beat`` are served processes: without DJANGO_SETTINGS_MODULE
+they load the production settings, which refuse to start without every secret (``make worker``
+and ``make beat`` choose the local settings explicitly). Importing the ``ordina`` package runs
+this module, so the default set here is also the one ``ordina.wsgi`` and ``ordina.asgi`` see;
+``manage.py`` chooses its own (local) before anything imports ``ordina``.
+"""
 
 import os
 
 from celery import Celery
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ordina.settings.local")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ordina.settings.production")
 
 app = Celery("ordina")
 app.config_from_object("django.conf:settings", namespace="CELERY")

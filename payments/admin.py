@@ -6,6 +6,7 @@ from django.contrib import admin, messages
 from django.contrib.admin.options import ActionLocation
 
 from bookings.access import Action
+from bookings.admin.acting import dashboard_actor
 from bookings.admin.scoping import ReadOnlyScopedAdmin
 from payments import stripe_api
 from payments.models import Payment, Refund, WebhookEvent
@@ -41,7 +42,7 @@ class PaymentAdmin(ReadOnlyScopedAdmin):
                 refund_issue(
                     appointment=payment.appointment,
                     amount=amount,
-                    actor=f"owner:{request.user.pk}",
+                    actor=dashboard_actor(request, payment.business_id),
                     reason="refunded by the owner in the dashboard",
                 )
             except RefundRefused as refusal:
@@ -65,9 +66,14 @@ class PaymentAdmin(ReadOnlyScopedAdmin):
 
 @admin.register(Refund)
 class RefundAdmin(ReadOnlyScopedAdmin):
-    list_display = ["payment", "amount", "actor", "reason", "created_at"]
-    list_filter = ["business"]
+    list_display = ["payment", "amount", "acted_by", "reason", "created_at"]
+    list_filter = ["business", "actor_kind"]
+    list_select_related = ["payment", "actor_user"]
     search_fields = ["stripe_refund_id", "reason"]
+
+    @admin.display(description="by", ordering="actor_kind")
+    def acted_by(self, refund: Refund) -> str:
+        return refund.actor_display
 
 
 @admin.register(WebhookEvent)

@@ -5,6 +5,7 @@ from django.db import models
 from django.db.models import F, Q
 
 from bookings.models import Appointment, Business
+from bookings.models.acted import ActedBy
 from bookings.models.base import TimeStampedModel, money_field
 
 
@@ -106,8 +107,9 @@ class WebhookEvent(models.Model):
         return f"{self.type} {self.stripe_event_id}"
 
 
-class Refund(TimeStampedModel):
-    """Money given back through Stripe, decided by the refund policy."""
+class Refund(ActedBy, TimeStampedModel):
+    """Money given back through Stripe, decided by the refund policy; ``actor`` says who asked
+    for it (an owner in the dashboard, the assistant in a chat)."""
 
     business_path = "business"
 
@@ -117,10 +119,10 @@ class Refund(TimeStampedModel):
     stripe_refund_id = models.CharField(max_length=255, unique=True)
     idempotency_key = models.CharField(max_length=255, unique=True)
     reason = models.CharField(max_length=200, blank=True)
-    actor = models.CharField(max_length=64)
 
     class Meta:
         constraints = [
+            *ActedBy.Meta.constraints,
             models.CheckConstraint(
                 condition=Q(amount__gt=0),
                 name="refund_amount_positive",

@@ -12,6 +12,8 @@ from typing import Any
 import stripe
 from django.conf import settings
 
+from payments.stripe_events import EventEnvelope, NotAnEvent, read_envelope
+
 WEBHOOK_TOLERANCE_SECONDS = 300
 # Callers may hold a row lock while they wait for Stripe: a short timeout bounds that wait.
 STRIPE_TIMEOUT_SECONDS = 20
@@ -43,16 +45,6 @@ class RefundResult:
     id: str
     status: str
     amount: int
-
-
-@dataclass(frozen=True)
-class VerifiedEvent:
-    id: str
-    type: str
-    livemode: bool
-    created: dt.datetime
-    object: dict[str, Any]  # event.data.object, as plain JSON
-    payload: dict[str, Any]  # the whole event, as plain JSON
 
 
 def _client() -> stripe.StripeClient:
@@ -134,6 +126,17 @@ def retrieve_checkout_session(session_id: str) -> CheckoutSession:
         ) from error
 
 
+def expire_checkout_session(session_id: str) -> CheckoutSession:
+    """Close an open Checkout at Stripe, so nobody can pay it any more. Stripe refuses a
+    session that is no longer open (paid, or expired already): StripeUnavailable says so."""
+    try:
+        return _session(_client().v1.checkout.sessions.expire(session_id))
+    except stripe.StripeError as error:
+        raise StripeUnavailable(
+            f"Stripe did not close checkout {session_id}: {error.user_message or error}"
+        ) from error
+
+
 def create_refund(
     *, payment_intent: str, amount_minor: int, metadata: dict[str, str], idempotency_key: str
 ) -> RefundResult:
@@ -149,28 +152,23 @@ def create_refund(
     return RefundResult(id=raw.id, status=raw.status or "", amount=int(raw.amount))
 
 
-def verify_webhook(payload: bytes, signature: str | None) -> VerifiedEvent:
+def verify_webhook(payload: bytes, signature: str | None) -> EventEnvelope:
     """The event in ``payload`` if ``signature`` verifies against our endpoint secret within
-    300 s (a header with two v1 signatures, as during secret rotation, verifies if either does)."""
+    300 s (a header with two v1 signatures, as during secret rotation, verifies if either does).
+
+    Raises ``WebhookSignatureInvalid`` for a signature that does not verify, and
+    ``stripe_events.NotAnEvent`` for a body with no event to store. The body is read by
+    ``stripe_events`` as plain JSON, not built into ``stripe`` objects: a signed body whose
+    fields have shapes Stripe never sends must still be stored, not crash on the way in.
+    """
     try:
-        event = stripe.Webhook.construct_event(
-            payload,
-            signature,
-            settings.STRIPE_WEBHOOK_SECRET,
-            tolerance=WEBHOOK_TOLERANCE_SECONDS,
+        text = payload.decode("utf-8")  # Stripe signs the body's text, sent as UTF-8
+    except UnicodeDecodeError:
+        raise NotAnEvent("the body is not UTF-8 text") from None
+    try:
+        stripe.WebhookSignature.verify_header(
+            text, signature, settings.STRIPE_WEBHOOK_SECRET, tolerance=WEBHOOK_TOLERANCE_SECONDS
         )
     except stripe.SignatureVerificationError as error:
         raise WebhookSignatureInvalid(str(error)) from error
-    except ValueError as error:
-        raise WebhookSignatureInvalid(f"the body is not a Stripe event: {error}") from error
-    plain = event.to_dict()
-    if not plain.get("id") or not plain.get("type"):
-        raise WebhookSignatureInvalid("the signed body is not a Stripe event (no id or type)")
-    return VerifiedEvent(
-        id=plain["id"],
-        type=plain["type"],
-        livemode=bool(plain.get("livemode")),
-        created=dt.datetime.fromtimestamp(int(plain.get("created") or 0), dt.UTC),
-        object=dict(plain.get("data", {}).get("object") or {}),
-        payload=plain,
-    )
+    return read_envelope(text)

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 from payments import stripe_api
 from payments.models import Payment
 from payments.services import PaymentMismatch, payment_verify, webhook_receive
+from payments.stripe_events import NotAnEvent
 
 INTERNAL_SECRET_HEADER = "HTTP_X_ORDINA_INTERNAL_SECRET"  # noqa: S105 - a header name
 
@@ -24,6 +25,12 @@ def stripe_webhook(request: HttpRequest) -> JsonResponse:
     except stripe_api.WebhookSignatureInvalid as refusal:
         return JsonResponse(
             {"detail": f"Signature verification failed: {refusal}", "code": "bad_signature"},
+            status=400,
+        )
+    except NotAnEvent as refusal:
+        # Nothing to store it under; an event with malformed fields is stored (200) instead.
+        return JsonResponse(
+            {"detail": f"Not a Stripe event: {refusal}.", "code": "not_an_event"},
             status=400,
         )
     return JsonResponse(

@@ -9,7 +9,7 @@ from django.core.mail import EmailMessage
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
-from bookings.tokens import manage_token
+from bookings.tokens import manage_url
 from reminders.models import Reminder
 
 
@@ -17,10 +17,6 @@ class DeliveryFailed(Exception):
     def __init__(self, message: str, *, retryable: bool) -> None:
         super().__init__(message)
         self.retryable = retryable
-
-
-def manage_url(reminder: Reminder) -> str:
-    return settings.MANAGE_URL_TEMPLATE.format(token=manage_token(reminder.appointment.public_id))
 
 
 def render(reminder: Reminder) -> tuple[str, str]:
@@ -34,7 +30,7 @@ def render(reminder: Reminder) -> tuple[str, str]:
             "service": appointment.service,
             "starts_at": timezone.localtime(appointment.starts_at),
             "ends_at": timezone.localtime(appointment.ends_at),
-            "manage_url": manage_url(reminder),
+            "manage_url": manage_url(appointment.public_id),
             "rebook_url": settings.REBOOK_URL_TEMPLATE.format(slug=business.slug),
         }
         text = render_to_string(f"reminders/{reminder.kind}.txt", context)

@@ -1,7 +1,10 @@
+from collections.abc import Callable, Iterator
+
 import pytest
 from django.test import Client as HttpClient
 
 from tests.factories import PASSWORD
+from tests.servers import Server
 
 
 @pytest.fixture
@@ -14,3 +17,22 @@ def login():
         return http
 
     return sign_in
+
+
+@pytest.fixture
+def servers(tmp_path) -> Iterator[Callable[..., Server]]:
+    """Starts real server processes on demand (``servers(env={...})``) on the test database;
+    kills every one of them at the end, whatever happened."""
+    started: list[Server] = []
+
+    def start(env: dict[str, str] | None = None) -> Server:
+        server = Server(tmp_path / f"server-{len(started)}.log", env)
+        started.append(server)
+        server.wait_ready()
+        return server
+
+    try:
+        yield start
+    finally:
+        for server in started:
+            server.kill()

@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
 from bookings.access import OPERATORS_GROUP
+from bookings.actors import ActorKind
 from bookings.models import (
     Appointment,
     AppointmentEvent,
@@ -151,7 +152,7 @@ class AppointmentEventFactory(factory.django.DjangoModelFactory):
     appointment = factory.SubFactory(AppointmentFactory)
     business = factory.SelfAttribute("appointment.business")
     kind = AppointmentEventKind.CREATED
-    actor = "system"
+    actor_kind = ActorKind.SYSTEM
 
 
 class SlotHoldFactory(factory.django.DjangoModelFactory):

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from agent.models import AppointmentReference
 from agent.services import grants_set
+from bookings.actors import Actor
 from bookings.models import AppointmentStatus, Business, DepositRule, OpeningHours, Service, Weekday
 from bookings.services import ClientDetails, appointment_create
 from payments.services import deposit_checkout_open, payment_verify, refund_issue
@@ -94,7 +95,7 @@ def _paid_order(business: Business, order: Order, now: dt.datetime, pay) -> None
         refund_issue(
             appointment=appointment,
             amount=order.total,
-            actor="capstone",
+            actor=Actor.system(),
             reason="refunded before the batch",
             now=now,
         )

@@ -3,7 +3,13 @@
 Called inside the turn's transaction with the conversation row locked. Each command changes
 the conversation's columns and/or calls one of the core's services; what the core refuses
 (a time just taken, an appointment no longer changeable, a refund the payment's state forbids)
-comes back as a POLICY block with the core's own reason and, for times, its real alternatives.
+comes back as a POLICY block with the core's own words and, for times, its real alternatives.
+
+An effect on an existing appointment or on money — cancel, move, refund — proposed by the
+model only prepares a card naming exactly what will happen (``pending_effect``); the client's
+press on that card runs it (``effect_run``). Times offered or suggested are always the core's
+open slots for the service they are offered for: each result names its service, and the
+narration shows only those of the conversation's service when the turn ends.
 """
 
 from __future__ import annotations
@@ -31,16 +37,27 @@ from agent.conversation.policy import parse_day, parse_instant, phone_e164
 from agent.gates import APPROVED, GateVerdict, Stage, Structured, blocked
 from agent.models import Conversation
 from agent.services import refund_execute
+from bookings.actors import Actor
 from bookings.errors import AppointmentNotChangeable, BookingError, SlotUnavailable
 from bookings.models import Service, SlotHold
 from bookings.selectors import open_slots_for
-from bookings.services import appointment_cancel, appointment_reschedule, hold_slot
+from bookings.services import (
+    appointment_cancel,
+    appointment_reschedule,
+    hold_slot,
+    nearest_alternatives,
+)
 from payments.services import deposit_checkout_open
 from payments.stripe_api import StripeUnavailable
 
 # Without a day or window, slots are looked for over a week, then a second one.
 SEARCH_DAYS = 7
 SEARCH_WEEKS = 2
+
+
+# A proposal that passed the gates and prepared a card: nothing happens until the client
+# presses it.
+PREPARED = GateVerdict(True, None, "approved: shown to the client, waiting for their press")
 
 
 @dataclass
@@ -52,11 +69,18 @@ class Executed:
     moved: Decimal = Decimal("0")
     slots: list[dt.datetime] = field(default_factory=list)
     alternatives: list[dt.datetime] = field(default_factory=list)
+    service_id: int | None = None  # the service ``slots`` and ``alternatives`` are open for
     payment_url: str = ""
-    said: str = ""  # send_message's text
+    message: str = ""  # send_message's text, the model's own
+    effect: dict[str, str] | None = None  # the card an effect proposal prepared
     outcome: Outcome | None = None  # as audited
     replayed: bool = False  # a repeated Confirm, answered as the first time
     payments_unavailable: bool = False  # booked, then released: Stripe opened no checkout
+
+
+def core_refusal(message: str) -> GateVerdict:
+    """A refusal of the booking core: its message is written for clients already."""
+    return blocked(Stage.POLICY, message, message)
 
 
 def execute(
@@ -66,7 +90,9 @@ def execute(
     services: dict[int, Service],
     service_id: int | None,
     now: dt.datetime,
+    address: str | None = None,
 ) -> Executed:
+    """Carry out one command; ``address`` is the client's, which the core bounds holds by."""
     proposal = structured.proposal
     business = conversation.business
     match proposal:
@@ -79,10 +105,10 @@ def execute(
             _choose(conversation, services[service_id])
             slots = _open_starts(conversation, services[service_id], proposal, now)
             conversation.offered = [start.isoformat() for start in slots]
-            return Executed(APPROVED, slots=slots)
+            return Executed(APPROVED, slots=slots, service_id=service_id)
         case HoldSlot():
             assert service_id is not None
-            return _hold(conversation, services[service_id], proposal, now)
+            return _hold(conversation, services[service_id], proposal, now, address)
         case CollectContact():
             if proposal.name is not None:
                 conversation.name = proposal.name
@@ -96,45 +122,99 @@ def execute(
             return Executed(APPROVED)
         case RequestPayment():
             return _payment_link(conversation, now)
-        case CancelAppointment():
-            assert conversation.appointment is not None  # the policy gate checked it is ours
-            try:
-                appointment_cancel(
-                    appointment=conversation.appointment,
-                    actor="assistant",
-                    reason=proposal.reason or "cancelled in chat",
-                    now=now,
-                )
-            except AppointmentNotChangeable as refusal:
-                return Executed(blocked(Stage.POLICY, refusal.message))
-            conversation.appointment.refresh_from_db(fields=["status"])
-            return Executed(APPROVED)
-        case RescheduleAppointment():
-            assert conversation.appointment is not None
-            start = parse_instant(proposal.start, business.time_zone)
-            assert start is not None
-            try:
-                conversation.appointment = appointment_reschedule(
-                    appointment=conversation.appointment,
-                    new_start=start,
-                    actor="assistant",
-                    now=now,
-                )
-            except SlotUnavailable as refusal:
-                alternatives = [slot.start for slot in refusal.alternatives]
-                return Executed(blocked(Stage.POLICY, refusal.message), alternatives=alternatives)
-            except BookingError as refusal:
-                return Executed(blocked(Stage.POLICY, refusal.message))
-            return Executed(APPROVED)
-        case Refund():
-            verdict, moved = refund_execute(business=business, proposal=proposal, now=now)
-            return Executed(verdict, moved=moved)
+        case CancelAppointment() | RescheduleAppointment() | Refund():
+            return _effect_card(conversation, structured, now)
         case EscalateToHuman(reason=reason):
             conversation.escalation_reason = reason
             return Executed(APPROVED)
         case SendMessage(text=text):
-            return Executed(APPROVED, said=text)
+            return Executed(APPROVED, message=text)
     raise ValueError(f"no execution for {structured.action}; the policy gate should have blocked")
+
+
+def effect_run(conversation: Conversation, structured: Structured, now: dt.datetime) -> Executed:
+    """The client pressed the card of a cancel, move or refund the gates passed again: it
+    happens now, through the core, by the client's hand."""
+    proposal = structured.proposal
+    appointment = conversation.appointment
+    assert appointment is not None  # the policy gate checked it is this conversation's
+    match proposal:
+        case CancelAppointment():
+            try:
+                appointment_cancel(
+                    appointment=appointment,
+                    actor=Actor.client(),
+                    reason=proposal.reason or "cancelled in chat",
+                    now=now,
+                )
+            except AppointmentNotChangeable as refusal:
+                return Executed(core_refusal(refusal.message))
+            appointment.refresh_from_db(fields=["status"])
+            return Executed(APPROVED)
+        case RescheduleAppointment():
+            start = parse_instant(proposal.start, conversation.business.time_zone)
+            assert start is not None
+            try:
+                conversation.appointment = appointment_reschedule(
+                    appointment=appointment, new_start=start, actor=Actor.client(), now=now
+                )
+            except SlotUnavailable as refusal:
+                alternatives = [slot.start for slot in refusal.alternatives]
+                return Executed(
+                    core_refusal("That time was just taken."),
+                    alternatives=alternatives,
+                    service_id=appointment.service_id,
+                )
+            except BookingError as refusal:
+                return Executed(core_refusal(refusal.message))
+            return Executed(APPROVED)
+        case Refund():
+            verdict, moved = refund_execute(
+                business=conversation.business, proposal=proposal, now=now, actor=Actor.client()
+            )
+            return Executed(verdict, moved=moved)
+    raise ValueError(f"{structured.action} is not an effect a card runs")
+
+
+def _effect_card(conversation: Conversation, structured: Structured, now: dt.datetime) -> Executed:
+    """The card of an effect the client asked for: what exactly will happen, stored until the
+    client presses it (or another card replaces it). A move is offered only to a time open
+    now; otherwise the core's nearest open times come back instead."""
+    proposal = structured.proposal
+    assert isinstance(proposal, CancelAppointment | RescheduleAppointment | Refund)
+    appointment = conversation.appointment
+    assert appointment is not None
+    # "from": the booking as the card shows it; pressed after it changed, the card is refused.
+    card: dict[str, str] = {
+        "action": structured.action,
+        "appointment": proposal.appointment,
+        "from": appointment.starts_at.isoformat(),
+    }
+    if isinstance(proposal, RescheduleAppointment):
+        start = parse_instant(proposal.start, conversation.business.time_zone)
+        assert start is not None
+        service = appointment.service
+        service.business = conversation.business
+        day = start.astimezone(conversation.business.tzinfo).date()
+        open_now = open_slots_for(
+            service, first_day=day, last_day=day, now=now, excluding_appointment=appointment.pk
+        )
+        if not any(slot.start == start for slot in open_now):
+            alternatives = nearest_alternatives(
+                service, start, now=now, excluding_appointment=appointment.pk
+            )
+            return Executed(
+                core_refusal("That time isn't open."),
+                alternatives=[slot.start for slot in alternatives],
+                service_id=service.pk,
+            )
+        card["start"] = start.isoformat()
+    if isinstance(proposal, Refund):
+        card["amount"] = f"{proposal.amount:.2f}"
+    if isinstance(proposal, CancelAppointment) and proposal.reason:
+        card["reason"] = proposal.reason
+    conversation.pending_effect = card
+    return Executed(PREPARED, effect=card)
 
 
 def hold_release(conversation: Conversation) -> None:
@@ -183,20 +263,29 @@ def _open_starts(
 
 
 def _hold(
-    conversation: Conversation, service: Service, proposal: HoldSlot, now: dt.datetime
+    conversation: Conversation,
+    service: Service,
+    proposal: HoldSlot,
+    now: dt.datetime,
+    address: str | None,
 ) -> Executed:
     start = parse_instant(proposal.start, conversation.business.time_zone)
     assert start is not None  # the policy gate parsed it
     _choose(conversation, service)
     try:
-        hold = hold_slot(service=service, start=start, holder=conversation.holder, now=now)
+        hold = hold_slot(
+            service=service, start=start, holder=conversation.holder, address=address, now=now
+        )
     except SlotUnavailable as refusal:
         alternatives = [slot.start for slot in refusal.alternatives]
         conversation.offered = [moment.isoformat() for moment in alternatives]
-        reason = "that time is not open" if refusal.message.endswith("taken.") else refusal.message
-        return Executed(blocked(Stage.POLICY, reason), alternatives=alternatives)
+        return Executed(
+            blocked(Stage.POLICY, "that time is not open", "That time isn't open."),
+            alternatives=alternatives,
+            service_id=service.pk,
+        )
     except BookingError as refusal:
-        return Executed(blocked(Stage.POLICY, refusal.message))
+        return Executed(core_refusal(refusal.message))
     conversation.held_start, conversation.held_until = hold.starts_at, hold.expires_at
     return Executed(APPROVED)
 
@@ -206,7 +295,17 @@ def _payment_link(conversation: Conversation, now: dt.datetime) -> Executed:
     try:
         checkout = deposit_checkout_open(appointment=conversation.appointment, now=now)
     except StripeUnavailable as outage:
-        return Executed(GateVerdict(False, None, f"not executed: {outage}"))
+        return Executed(
+            GateVerdict(
+                False,
+                None,
+                f"not executed: {outage}",
+                "Payments are unavailable at the moment, so the booking was released; "
+                "please try again shortly.",
+            )
+        )
     if checkout is None:
-        return Executed(blocked(Stage.POLICY, "no deposit is due"))
+        return Executed(
+            blocked(Stage.POLICY, "no deposit is due", "Your booking has no deposit to pay.")
+        )
     return Executed(APPROVED, payment_url=checkout.url)

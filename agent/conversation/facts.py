@@ -23,11 +23,21 @@ from agent.conversation.states import (
     stage_of,
     transition,
 )
-from agent.llm.base import ConversationView, Narration, ServiceFact, StepOutcome, TurnContext
-from agent.models import AppointmentReference, Conversation, Message
+from agent.llm.base import (
+    ConversationView,
+    LapsedHold,
+    Narration,
+    ServiceFact,
+    StepOutcome,
+    TurnContext,
+)
+from agent.models import AppointmentReference, Conversation, Message, MessageRole
 from agent.offline.reading import MessageReading, read_message
 from agent.services import granted_actions
 from bookings.models import Appointment, AppointmentStatus, Business, Service
+from bookings.selectors import open_slots_for
+from bookings.services import nearest_alternatives
+from bookings.tokens import manage_url
 from knowledge.selectors import knowledge_for_prompt
 from payments.models import Payment
 from payments.services.checkout import deposit_for
@@ -55,12 +65,14 @@ def hand_back(conversation: Conversation, now: dt.datetime) -> None:
 
 def _snapshot(conversation: Conversation, now: dt.datetime) -> Snapshot:
     """The facts that decide the stage, after letting go of what time has overtaken."""
-    # A lapsed hold keeps its time in the conversation: pressing Confirm still tries to book it
-    # (the hold was only ever optimistic; the core decides at booking). A time that has
-    # passed is gone, held or offered.
-    passed = conversation.held_start is not None and conversation.held_start <= now
-    if passed or conversation.service_id is None:  # the time went by, or the service was removed
+    held = conversation.held_start
+    if held is not None and (held <= now or conversation.service_id is None):
+        # The time went by, or the service was removed: nothing to tell beyond the stage.
         hold_release(conversation)
+    elif (
+        held is not None and conversation.held_until is not None and conversation.held_until <= now
+    ):
+        _let_lapsed_hold_go(conversation, held, now)
     conversation.offered = [
         start for start in conversation.offered if dt.datetime.fromisoformat(start) > now
     ]
@@ -86,6 +98,32 @@ def _snapshot(conversation: Conversation, now: dt.datetime) -> Snapshot:
         idle_expired=idle,
     )
     return snapshot
+
+
+def _let_lapsed_hold_go(conversation: Conversation, start: dt.datetime, now: dt.datetime) -> None:
+    """The hold ran out: the time is no longer kept, and the client is no longer shown it as
+    held or asked to confirm it. What the core has now is offered instead — that very time
+    if it is still free, else the nearest open ones — and the next reply says what happened
+    (``lapsed_start`` is kept until then)."""
+    hold_release(conversation)
+    conversation.lapsed_start = start
+    service = conversation.service
+    assert service is not None
+    service.business = conversation.business
+    day = start.astimezone(conversation.business.tzinfo).date()
+    free = open_slots_for(service, first_day=day, last_day=day, now=now, holder=conversation.holder)
+    if any(slot.start == start for slot in free):
+        conversation.offered = [start.isoformat()]
+    else:
+        nearest = nearest_alternatives(service, start, now=now, holder=conversation.holder)
+        conversation.offered = [slot.start.isoformat() for slot in nearest]
+
+
+def note_requests(conversation: Conversation, reading: MessageReading) -> None:
+    """Remember what the client asked to be done to their booking or with money: the only
+    effects a model may prepare in this conversation (agent.conversation.policy)."""
+    if reading.requests:
+        conversation.asked = sorted({*conversation.asked, *reading.requests})
 
 
 def active_services(business: Business) -> list[Service]:
@@ -129,7 +167,22 @@ def reference_create(conversation: Conversation) -> None:
     )
 
 
-def policy_facts(conversation: Conversation, now: dt.datetime) -> ConversationFacts:
+# Contact details must have been typed by the client (agent.conversation.policy): these last
+# client messages, with the one being answered, are what they are looked for in.
+CLIENT_WORDS_MESSAGES = 50
+
+
+def client_words(conversation: Conversation, current: str) -> str:
+    """What the client wrote in this conversation lately, the current message included."""
+    earlier = Message.objects.filter(conversation=conversation, role=MessageRole.CLIENT).order_by(
+        "-id"
+    )[:CLIENT_WORDS_MESSAGES]
+    return "\n".join([*earlier.values_list("text", flat=True), current])
+
+
+def policy_facts(
+    conversation: Conversation, now: dt.datetime, *, client_said: str = ""
+) -> ConversationFacts:
     business = conversation.business
     services: dict[str, int] = {}
     for service in active_services(business):
@@ -148,12 +201,18 @@ def policy_facts(conversation: Conversation, now: dt.datetime) -> ConversationFa
         appointment=reference_of(appointment),
         appointment_status=appointment.status if appointment else None,
         card=telling.card_of(view_of(conversation)),
+        asked=frozenset(conversation.asked),
+        effect_card=telling.effect_card_of(conversation.pending_effect),
+        client_said=client_said,
     )
 
 
-def view_of(conversation: Conversation) -> ConversationView:
+def view_of(conversation: Conversation, payment: Payment | None = None) -> ConversationView:
+    """The conversation as a model may know it; ``payment``, its booking's deposit where the
+    caller has read it (a narration does)."""
     by_id = {service.id: service for service in service_facts(conversation.business)}
     appointment = conversation.appointment
+    payment_status = payment.status if payment is not None else None
     return ConversationView(
         state=conversation.state,
         service=by_id.get(conversation.service_id) if conversation.service_id else None,
@@ -167,6 +226,9 @@ def view_of(conversation: Conversation) -> ConversationView:
         appointment=reference_of(appointment),
         appointment_status=appointment.status if appointment else None,
         appointment_start=appointment.starts_at if appointment else None,
+        appointment_service=appointment.service.name if appointment else "",
+        payment_status=payment_status,
+        pending_effect=conversation.pending_effect,
     )
 
 
@@ -238,9 +300,11 @@ def narration_of(
     *,
     payment: Payment | None,
     reply: str = "",
+    now: dt.datetime | None = None,
 ) -> Narration:
-    """What the model narrates: the turn's outcomes and facts, and the conversation after."""
-    view = view_of(conversation)
+    """What the model narrates: the turn's outcomes and facts, and the conversation after.
+    A hold that lapsed since the last reply is told here, once."""
+    view = view_of(conversation, payment)
     services = service_facts(conversation.business)
     awaiting = view.state == State.AWAITING_PAYMENT
     deposit = None
@@ -250,19 +314,61 @@ def narration_of(
         State.AWAITING_PAYMENT,
     ):
         deposit = _deposit(conversation) or None
+    # Times are offered only for the service they were found for: a step that looked for
+    # another service earlier in the turn (then the client switched) offers nothing now.
+    current = conversation.service_id
+    slots = [s for _o, done in steps if done.service_id in (None, current) for s in done.slots]
+    alternatives = [
+        start
+        for _outcome, done in steps
+        if done.service_id in (None, current)
+        for start in done.alternatives
+    ]
+    lapsed = _lapsed_told(conversation, now or turn.now)
+    if lapsed is not None and not slots and not alternatives:
+        offered = [dt.datetime.fromisoformat(start) for start in conversation.offered]
+        (slots if lapsed.still_free else alternatives).extend(offered)
     return Narration(
         turn=turn,
         outcomes=tuple(outcome for outcome, _done in steps),
         after=view,
-        slots=tuple(start for _outcome, done in steps for start in done.slots),
-        alternatives=tuple(start for _outcome, done in steps for start in done.alternatives),
+        slots=tuple(slots),
+        alternatives=tuple(alternatives),
         price=view.service.price if view.service else None,
         deposit=deposit,
         payment_url=payment.checkout_url if awaiting and payment else "",
         payment_expires=payment.expires_at if awaiting and payment else None,
-        next_step=telling.next_step(view, services),
-        notes=(*(done.said for _outcome, done in steps if done.said), *([reply] if reply else [])),
+        next_step=telling.next_step(
+            view, services, payment_link=bool(payment and payment.checkout_url)
+        ),
+        notes=(*(done.message for _o, done in steps if done.message), *([reply] if reply else [])),
+        effect=next((done.effect for _o, done in steps if done.effect), None),
+        lapsed=lapsed,
+        links=_links(conversation, payment),
+        site=conversation.business.website,
     )
+
+
+def _lapsed_told(conversation: Conversation, now: dt.datetime) -> LapsedHold | None:
+    """The hold that ran out since the last reply, as it stands now; told once."""
+    start = conversation.lapsed_start
+    if start is None:
+        return None
+    conversation.lapsed_start = None
+    if conversation.held_start == start:
+        return None  # held again this very turn: nothing lapsed any more
+    return LapsedHold(start=start, still_free=start.isoformat() in conversation.offered)
+
+
+def _links(conversation: Conversation, payment: Payment | None) -> tuple[str, ...]:
+    """The links the core hands over: the deposit's Checkout, the client's page for their
+    appointment, the business's own site. A reply may carry no other."""
+    links = []
+    if payment is not None and payment.checkout_url:
+        links.append(payment.checkout_url)
+    if conversation.appointment is not None:
+        links.append(manage_url(conversation.appointment.public_id))
+    return tuple(links)
 
 
 def payment_of(conversation: Conversation) -> Payment | None:

@@ -8,19 +8,30 @@ row lock — is decided there, at execution; its refusal is recorded as a POLICY
 Rules worth knowing:
 - A model never confirms a booking. ``confirm_booking`` passes only when the client pressed
   Confirm (``actor == "client"``), with a held slot and every required detail.
+- A model alone never cancels, moves or refunds. Proposed by the model, each passes only when
+  the client asked for that in this conversation (``asked``, read from the client's own words),
+  and even then it only prepares a card naming exactly what will happen; the effect runs when
+  the client presses its button (``actor == "client"`` with that card).
+- Contact details are stored only if the client typed them: a name, email or phone that is in
+  none of the client's messages (compared after normalising case, accents, spaces and phone
+  punctuation) is refused, so a model cannot invent or plant them.
 - A conversation acts only on its own appointment: cancelling, moving, paying for or refunding
   any other reference is blocked, whoever's it is, so a model cannot reach another client.
 - Times in commands are ISO 8601. One without an offset is read as the business's wall time.
+- Every refusal carries plain words for the client (``said``), with days and times in the
+  business's zone; ``reason`` is for the audit log.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
+import phonenumbers
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
@@ -36,6 +47,7 @@ from agent.actions import (
     RequestPayment,
     RescheduleAppointment,
 )
+from agent.conversation.wording import day_label, local_label
 from agent.gates import APPROVED, GateVerdict, Stage, Structured, blocked
 from bookings.availability import wall_to_instant
 from bookings.models.clients import normalize_phone
@@ -47,6 +59,13 @@ NAME_MAX = 120
 EMAIL_MAX = 254  # what the conversation (and the client record) can hold
 CHANGEABLE = frozenset({"confirmed", "pending_payment"})
 HH_MM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
+# The effects on an existing appointment or on money, and the client's request each needs.
+EFFECT_REQUESTS = {
+    "cancel_appointment": "cancel",
+    "reschedule_appointment": "move",
+    "refund": "refund",
+}
+ASKED_WORDS = {"cancel": "cancel it", "move": "move it", "refund": "a refund"}
 
 
 @dataclass(frozen=True)
@@ -62,6 +81,10 @@ class ConversationFacts:
     appointment: str | None = None  # the reference of the conversation's appointment
     appointment_status: str | None = None
     card: str = ""  # the fingerprint of the booking as the client was last shown it
+    # What the client asked for in this conversation, in their own words: cancel, move, refund.
+    asked: frozenset[str] = frozenset()
+    effect_card: str = ""  # the fingerprint of the effect card waiting for the client's press
+    client_said: str = ""  # the client's recent messages (contact details must be among them)
 
 
 def missing_fields(name: str, email: str) -> tuple[str, ...]:
@@ -110,44 +133,87 @@ def conversation_policy(
         case ConfirmBooking(card=card):
             if actor != "client":
                 return blocked(
-                    Stage.POLICY, "only the client's Confirm confirms a booking, never the model"
+                    Stage.POLICY,
+                    "only the client's Confirm confirms a booking, never the model",
+                    "Nothing is booked until you press Confirm on the booking shown.",
                 )
             if (verdict := _ready_to_confirm(facts)) is not APPROVED:
                 return verdict
             if card != facts.card:
                 return blocked(
-                    Stage.POLICY, "the booking changed since it was shown; confirm the new one"
+                    Stage.POLICY,
+                    "the booking changed since it was shown; confirm the new one",
+                    "The booking changed since it was shown: please check it and confirm the "
+                    "new one.",
                 )
             return APPROVED
         case RequestPayment(appointment=reference):
             if (refusal := _own(reference, facts)) is not None:
                 return refusal
             if facts.appointment_status != "pending_payment":
-                return blocked(Stage.POLICY, f"appointment {reference} awaits no payment")
+                return blocked(
+                    Stage.POLICY,
+                    f"appointment {reference} awaits no payment",
+                    "Your booking has no deposit to pay.",
+                )
             return APPROVED
         case CancelAppointment(appointment=reference):
-            if (refusal := _own(reference, facts)) is not None:
+            if refusal := _own(reference, facts) or _effect_allowed(structured, facts, actor):
                 return refusal
             if facts.appointment_status not in CHANGEABLE:
-                return blocked(Stage.POLICY, f"appointment {reference} can no longer be cancelled")
+                return blocked(
+                    Stage.POLICY,
+                    f"appointment {reference} can no longer be cancelled",
+                    "Your appointment can no longer be cancelled here.",
+                )
             return APPROVED
         case RescheduleAppointment(appointment=reference, start=start):
-            if (refusal := _own(reference, facts)) is not None:
+            if refusal := _own(reference, facts) or _effect_allowed(structured, facts, actor):
                 return refusal
             if facts.appointment_status != "confirmed":
-                return blocked(Stage.POLICY, f"appointment {reference} cannot be moved")
+                return blocked(
+                    Stage.POLICY,
+                    f"appointment {reference} cannot be moved",
+                    "Your appointment can't be moved here.",
+                )
             return _bookable_start(start, facts)
         case Refund(appointment=reference):
             # The refund policy itself is judged by the shell against the payment's state.
-            return _own(reference, facts) or APPROVED
+            return _own(reference, facts) or _effect_allowed(structured, facts, actor) or APPROVED
     if structured.action in ("escalate_to_human", "send_message"):
         return APPROVED
-    return blocked(Stage.POLICY, f"{structured.action} is not something a conversation does")
+    return blocked(
+        Stage.POLICY,
+        f"{structured.action} is not something a conversation does",
+        "I can't do that here.",
+    )
+
+
+def _effect_allowed(
+    structured: Structured, facts: ConversationFacts, actor: str
+) -> GateVerdict | None:
+    """A cancel, move or refund: proposed by the model, only after the client asked for it in
+    this conversation (it then prepares the card); run by the client, only from that card."""
+    if actor == "client":
+        # The client pressed the button of the card this effect was shown on.
+        return None
+    wanted = EFFECT_REQUESTS[structured.action]
+    if wanted not in facts.asked:
+        return blocked(
+            Stage.POLICY,
+            f"the client has not asked for this ({wanted}) in this conversation",
+            f"I'll only do that if you ask me to — just say if you'd like {ASKED_WORDS[wanted]}.",
+        )
+    return None
 
 
 def _service_known(reference: str, facts: ConversationFacts) -> GateVerdict:
     if service_id_for(reference, facts) is None:
-        return blocked(Stage.POLICY, f"no bookable service {reference!r} at this business")
+        return blocked(
+            Stage.POLICY,
+            f"no bookable service {reference!r} at this business",
+            "We don't offer that service.",
+        )
     return APPROVED
 
 
@@ -156,36 +222,69 @@ def _offer(proposal: OfferSlots, facts: ConversationFacts) -> GateVerdict:
         return verdict
     for field, value in (("from_time", proposal.from_time), ("to_time", proposal.to_time)):
         if value is not None and not HH_MM.match(value):
-            return blocked(Stage.POLICY, f"{field} {value!r} is not a time like 09:30")
+            return blocked(
+                Stage.POLICY,
+                f"{field} {value!r} is not a time like 09:30",
+                "I couldn't read that time of day.",
+            )
     if proposal.day is None:
         return APPROVED
     day = parse_day(proposal.day)
     if day is None:
-        return blocked(Stage.POLICY, f"day {proposal.day!r} is not a date like 2026-12-02")
+        return blocked(
+            Stage.POLICY,
+            f"day {proposal.day!r} is not a date like 2026-12-02",
+            "I couldn't read that date.",
+        )
     today = facts.now.astimezone(ZoneInfo(facts.time_zone)).date()
     if day < today:
-        return blocked(Stage.POLICY, f"{day.isoformat()} has passed")
-    if day > today + dt.timedelta(days=facts.horizon_days):
-        return blocked(Stage.POLICY, f"{day.isoformat()} is beyond the booking horizon")
+        return blocked(
+            Stage.POLICY,
+            f"{day.isoformat()} has passed",
+            f"{day_label(day)} has already passed.",
+        )
+    last = today + dt.timedelta(days=facts.horizon_days)
+    if day > last:
+        return blocked(
+            Stage.POLICY, f"{day.isoformat()} is beyond the booking horizon", _too_far(last)
+        )
     return APPROVED
+
+
+def _too_far(last: dt.date) -> str:
+    return f"We take bookings up to {day_label(last)}, so that day is too far ahead."
 
 
 def _hold(proposal: HoldSlot, facts: ConversationFacts) -> GateVerdict:
     if (verdict := _service_known(proposal.service, facts)) is not APPROVED:
         return verdict
     if facts.appointment_status in CHANGEABLE:
-        return blocked(Stage.POLICY, "this conversation already has a booking")
+        return blocked(
+            Stage.POLICY,
+            "this conversation already has a booking",
+            "You already have a booking in this chat.",
+        )
     return _bookable_start(proposal.start, facts)
 
 
 def _bookable_start(start: str, facts: ConversationFacts) -> GateVerdict:
     moment = parse_instant(start, facts.time_zone)
     if moment is None:
-        return blocked(Stage.POLICY, f"start {start!r} is not a date and time")
+        return blocked(
+            Stage.POLICY,
+            f"start {start!r} is not a date and time",
+            "I couldn't read that date and time.",
+        )
     if moment <= facts.now:
-        return blocked(Stage.POLICY, f"start {start} has passed")
+        return blocked(
+            Stage.POLICY,
+            f"start {start} has passed",
+            f"{local_label(moment, facts.time_zone)} has already passed.",
+        )
+    zone = ZoneInfo(facts.time_zone)
+    last = facts.now.astimezone(zone).date() + dt.timedelta(days=facts.horizon_days)
     if moment > facts.now + dt.timedelta(days=facts.horizon_days + 1):
-        return blocked(Stage.POLICY, f"start {start} is beyond the booking horizon")
+        return blocked(Stage.POLICY, f"start {start} is beyond the booking horizon", _too_far(last))
     return APPROVED
 
 
@@ -195,17 +294,107 @@ def _contact(proposal: CollectContact, facts: ConversationFacts) -> GateVerdict:
     if proposal.name is not None and (
         len(proposal.name) > NAME_MAX or not any(ch.isalpha() for ch in proposal.name)
     ):
-        return blocked(Stage.POLICY, f"{proposal.name!r} is not a name")
-    if proposal.email is not None:
-        if len(proposal.email) > EMAIL_MAX:
-            return blocked(Stage.POLICY, f"an email address has at most {EMAIL_MAX} characters")
-        try:
-            validate_email(proposal.email)
-        except ValidationError:
-            return blocked(Stage.POLICY, f"{proposal.email!r} is not an email address")
-    if proposal.phone is not None and phone_e164(proposal.phone, facts.country) is None:
-        return blocked(Stage.POLICY, f"{proposal.phone!r} is not a phone number")
+        return blocked(
+            Stage.POLICY,
+            f"{proposal.name!r} is not a name",
+            "That doesn't look like a name — could you write the name to book under?",
+        )
+    if proposal.email is not None and (refusal := _email_refusal(proposal.email)):
+        return refusal
+    if proposal.phone is not None and (refusal := _phone_refusal(proposal.phone, facts.country)):
+        return refusal
+    for field, value in (
+        ("name", proposal.name),
+        ("email", proposal.email),
+        ("phone", proposal.phone),
+    ):
+        if value is not None and not typed_by_client(field, value, facts.client_said):
+            return blocked(
+                Stage.POLICY,
+                f"the client did not write this {field}",
+                f"I can only use contact details you type yourself — could you write your "
+                f"{field.replace('email', 'email address')} here?",
+            )
     return APPROVED
+
+
+def _email_refusal(email: str) -> GateVerdict | None:
+    if len(email) > EMAIL_MAX:
+        return blocked(
+            Stage.POLICY,
+            f"an email address has at most {EMAIL_MAX} characters",
+            "That email address is too long to use.",
+        )
+    try:
+        validate_email(email)
+    except ValidationError:
+        return blocked(
+            Stage.POLICY,
+            f"{email!r} is not an email address",
+            f"{email_problem(email)} An email address looks like name@example.com.",
+        )
+    return None
+
+
+def email_problem(text: str) -> str:
+    """What is wrong with an email address that does not validate, in plain words."""
+    if "@" not in text:
+        return "That email address has no @."
+    local, _, domain = text.rpartition("@")
+    if not local:
+        return "That email address has nothing before the @."
+    if "." not in domain:
+        return "That email address looks incomplete: it needs a domain like example.com."
+    return "That email address doesn't look right."
+
+
+def _phone_refusal(phone: str, country: str) -> GateVerdict | None:
+    if phone_e164(phone, country) is not None:
+        return None
+    return blocked(
+        Stage.POLICY,
+        f"{phone!r} is not a phone number",
+        f"{phone_problem(phone, country)} Please write it with its area code, or with + and "
+        "the country code.",
+    )
+
+
+def phone_problem(text: str, country: str) -> str:
+    """What is wrong with a phone number that does not parse, in plain words."""
+    try:
+        number = phonenumbers.parse(text, country)
+    except phonenumbers.NumberParseException:
+        return "That doesn't look like a phone number."
+    reason = phonenumbers.is_possible_number_with_reason(number)
+    if reason == phonenumbers.ValidationResult.TOO_SHORT:
+        return "That phone number is too short."
+    if reason == phonenumbers.ValidationResult.TOO_LONG:
+        return "That phone number is too long."
+    return "That phone number doesn't look right."
+
+
+def typed_by_client(field: str, value: str, said: str) -> bool:
+    """Whether the client wrote ``value`` (a name, email or phone) in ``said``."""
+    if field == "phone":
+        digits = re.sub(r"\D", "", value).lstrip("0")
+        return len(digits) >= 4 and _national_digits(digits, said)
+    if field == "email":
+        return value.strip().lower() in said.lower()
+    # Whole words: "Ana" is not typed by a client who wrote "banana".
+    return f" {_plain(value)} " in f" {_plain(said)} "
+
+
+def _national_digits(digits: str, said: str) -> bool:
+    """The number's digits appear in what the client wrote, ignoring spaces, dashes, dots,
+    brackets, a leading + or 00, and the country code the model may have added."""
+    written = re.sub(r"\D", "", said)
+    return any(digits[cut:] in written for cut in range(0, 4) if len(digits) - cut >= 6)
+
+
+def _plain(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    letters = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(re.sub(r"[^\w@.+-]", " ", letters).split())
 
 
 def phone_e164(text: str, country: str) -> str | None:
@@ -218,15 +407,32 @@ def phone_e164(text: str, country: str) -> str | None:
 
 def _ready_to_confirm(facts: ConversationFacts) -> GateVerdict:
     if facts.appointment_status in CHANGEABLE:
-        return blocked(Stage.POLICY, "this conversation's booking is already made")
+        return blocked(
+            Stage.POLICY,
+            "this conversation's booking is already made",
+            "Your booking is already made.",
+        )
     if not facts.holds_slot or facts.service_id is None:
-        return blocked(Stage.POLICY, "no slot is held")
+        return blocked(
+            Stage.POLICY,
+            "no slot is held",
+            "No time is being held for you yet: choose a time first.",
+        )
     if facts.missing:
-        return blocked(Stage.POLICY, f"required details missing: {', '.join(facts.missing)}")
+        words = " and ".join(field.replace("email", "email address") for field in facts.missing)
+        return blocked(
+            Stage.POLICY,
+            f"required details missing: {', '.join(facts.missing)}",
+            f"Before I can book it, I still need your {words}.",
+        )
     return APPROVED
 
 
 def _own(reference: str, facts: ConversationFacts) -> GateVerdict | None:
     if facts.appointment is None or reference != facts.appointment:
-        return blocked(Stage.POLICY, f"appointment {reference} is not this conversation's")
+        return blocked(
+            Stage.POLICY,
+            f"appointment {reference} is not this conversation's",
+            "I can only help here with the booking made in this chat.",
+        )
     return None

@@ -15,12 +15,25 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from agent.conversation.states import State
+from agent.conversation.wording import local_label
 from agent.guards import Price, TurnFacts
 from agent.guards.sentences import human_list
 from agent.llm.base import ConversationView, Narration, ServiceFact
 
+# What the button of each effect card says, and what the card says will happen.
+EFFECT_BUTTONS = {
+    "cancel_appointment": "Cancel appointment",
+    "reschedule_appointment": "Move appointment",
+    "refund": "Refund",
+}
 
-def next_step(view: ConversationView, services: tuple[ServiceFact, ...]) -> str:
+
+def next_step(
+    view: ConversationView, services: tuple[ServiceFact, ...], *, payment_link: bool = True
+) -> str:
+    if view.pending_effect is not None and State(view.state) == State.CONFIRMED:
+        button = EFFECT_BUTTONS[view.pending_effect["action"]]
+        return f"To go ahead, press “{button}”; or tell me if you've changed your mind."
     match State(view.state):
         case State.GREETING:
             names = human_list([service.name for service in services])
@@ -33,8 +46,11 @@ def next_step(view: ConversationView, services: tuple[ServiceFact, ...]) -> str:
             return f"To book it, I need your {human_list(list(view.missing))}."
         case State.DETAILS_COLLECTED:
             return "Please check the details and press Confirm to book."
-        case State.AWAITING_PAYMENT:
+        case State.AWAITING_PAYMENT if payment_link:
             return "Please pay the deposit with the link to complete your booking."
+        case State.AWAITING_PAYMENT:
+            # A Confirm cut off before its payment link was ready: pressing it again opens it.
+            return "Your time is kept for you; press Confirm again to get the payment link."
         case State.CONFIRMED:
             return "Is there anything else I can help you with?"
         case State.ESCALATED:
@@ -45,6 +61,68 @@ def next_step(view: ConversationView, services: tuple[ServiceFact, ...]) -> str:
             return "This conversation has expired; please start a new one to book."
 
 
+def appointment_now(view: ConversationView, now: dt.datetime, time_zone: str) -> str:
+    """One true sentence about the conversation's appointment as it stands now: upcoming,
+    passed, attended, missed, cancelled, released or awaiting its deposit — and refunded."""
+    if view.appointment_start is None:
+        return ""
+    service = view.appointment_service or "appointment"
+    when = local_label(view.appointment_start, time_zone)
+    match view.appointment_status:
+        case "pending_payment":
+            sentence = f"Your {service} on {when} is waiting for its deposit."
+        case "confirmed" if view.appointment_start > now:
+            sentence = f"Your {service} is booked for {when}."
+        case "confirmed":
+            sentence = f"Your {service} on {when} has passed."
+        case "attended":
+            sentence = f"You came in for your {service} on {when}."
+        case "no_show":
+            sentence = f"Your {service} on {when} was missed."
+        case "cancelled":
+            sentence = f"Your {service} on {when} was cancelled."
+        case "expired":
+            sentence = f"Your {service} on {when} was released: its deposit wasn't paid in time."
+        case _:
+            return ""
+    refunded = {
+        "refunded": " Its deposit has been refunded.",
+        "partially_refunded": " Part of its deposit has been refunded.",
+    }
+    return sentence + refunded.get(view.payment_status or "", "")
+
+
+def lapsed_words(start: dt.datetime, time_zone: str, *, still_free: bool) -> str:
+    """What the client is told of a hold that ran out: the time, and whether it is still
+    free (then it is offered again) or taken (then the nearest open times are)."""
+    told = f"The time I was holding for you, {local_label(start, time_zone)}, was released"
+    if still_free:
+        return f"{told} when the hold ran out. It is still free: shall I hold it again?"
+    return f"{told} when the hold ran out, and it has been taken since."
+
+
+def effect_card_of(effect: dict[str, str] | None) -> str:
+    """The fingerprint of an effect card as shown; the client's press names it."""
+    if not effect:
+        return ""
+    shown = "|".join(f"{key}={effect[key]}" for key in sorted(effect))
+    return hashlib.sha256(shown.encode()).hexdigest()[:20]
+
+
+def effect_label(effect: dict[str, str], view: ConversationView, time_zone: str) -> str:
+    """What pressing the card does, in the client's words."""
+    service = view.appointment_service or "appointment"
+    when = local_label(view.appointment_start, time_zone) if view.appointment_start else ""
+    match effect["action"]:
+        case "cancel_appointment":
+            return f"Cancel your {service} on {when}"
+        case "reschedule_appointment":
+            moved_to = local_label(dt.datetime.fromisoformat(effect["start"]), time_zone)
+            return f"Move your {service} from {when} to {moved_to}"
+        case _:
+            return f"Refund {effect['amount']} of your deposit to your card"
+
+
 def turn_facts(narration: Narration, *, payment_verified: bool) -> TurnFacts:
     """The ledger for the reply guards: every date, time and price the core handed over."""
     after = narration.after
@@ -53,9 +131,17 @@ def turn_facts(narration: Narration, *, payment_verified: bool) -> TurnFacts:
         moments.append(after.held)
     if after.appointment_start is not None:
         moments.append(after.appointment_start)
+    if narration.lapsed is not None:
+        moments.append(narration.lapsed.start)  # the time that was held, told as released
     currency = narration.turn.currency
     refunds = [step.money_moved for step in narration.outcomes if step.money_moved]
-    amounts = (narration.price, narration.deposit, *refunds)
+    amounts = [narration.price, narration.deposit, *refunds]
+    if (effect := narration.effect) is not None:
+        # The card prepared this turn names its time or amount: the core's figures.
+        if "start" in effect:
+            moments.append(dt.datetime.fromisoformat(effect["start"]))
+        if "amount" in effect:
+            amounts.append(Decimal(effect["amount"]))
     prices = [Price(amount, currency) for amount in amounts if amount]
     state = State(after.state)
     return TurnFacts(
@@ -66,17 +152,28 @@ def turn_facts(narration: Narration, *, payment_verified: bool) -> TurnFacts:
         prices=tuple(prices),
         booking_confirmed=state == State.CONFIRMED,
         payment_verified=payment_verified,
-        refund_issued=bool(refunds),
+        # A refund made this turn, or one on record for the booking's deposit.
+        refund_issued=bool(refunds) or after.payment_status in ("refunded", "partially_refunded"),
         booked_at=after.appointment_start if state == State.CONFIRMED else None,
         cancelled=state == State.CANCELLED,
         moved=any(
-            step.executed and step.action == "reschedule_appointment" for step in narration.outcomes
+            step.executed and not step.prepared and step.action == "reschedule_appointment"
+            for step in narration.outcomes
         ),
         missing_fields=after.missing if state == State.SLOT_HELD else (),
         payment_requested=state == State.AWAITING_PAYMENT,
         next_step=narration.next_step,
         knowledge=narration.turn.knowledge,
+        links=narration.links,
+        site=narration.site,
+        core_said=core_sentences(narration),
     )
+
+
+def core_sentences(narration: Narration) -> tuple[str, ...]:
+    """What the core itself said this turn, in words for the client: its refusals. A guard
+    never removes these (a refusal naming the last bookable day is no invented date)."""
+    return tuple(step.said for step in narration.outcomes if step.said)
 
 
 def card_of(view: ConversationView) -> str:
@@ -93,12 +190,6 @@ def card_of(view: ConversationView) -> str:
         view.phone,
     ]
     return hashlib.sha256("|".join(map(str, shown)).encode()).hexdigest()[:20]
-
-
-def local_label(moment: dt.datetime, time_zone: str) -> str:
-    """How a time is written to the client: "Wednesday 2 December at 10:00"."""
-    local = moment.astimezone(ZoneInfo(time_zone))
-    return f"{local:%A} {local.day} {local:%B} at {local:%H:%M}"
 
 
 def choices_for(narration: Narration) -> dict[str, Any]:
@@ -129,6 +220,13 @@ def choices_for(narration: Narration) -> dict[str, Any]:
             "currency": narration.turn.currency,
             "hold_expires": after.hold_expires,
             "card": card_of(after),
+        }
+    if narration.effect is not None and after.pending_effect == narration.effect:
+        choices["effect"] = {
+            "action": narration.effect["action"],
+            "label": effect_label(narration.effect, after, zone),
+            "button": EFFECT_BUTTONS[narration.effect["action"]],
+            "card": effect_card_of(narration.effect),
         }
     if state == State.AWAITING_PAYMENT and narration.payment_url:
         choices["payment"] = {

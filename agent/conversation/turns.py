@@ -33,8 +33,10 @@ from django.utils import timezone
 from agent.actions import Refund
 from agent.containment import BLOCK, EXECUTE, Outcome, proposal_label, refund_asked
 from agent.conversation import facts, telling
+from agent.conversation.claims import TurnInProgress, claimed_elsewhere, conversation_claim
 from agent.conversation.execute import Executed, execute
 from agent.conversation.policy import ConversationFacts, conversation_policy, service_id_for
+from agent.conversation.refusals import plain_refusal
 from agent.conversation.states import TERMINAL, State, transition
 from agent.gates import (
     GateVerdict,
@@ -73,12 +75,18 @@ def reply_lease(now: dt.datetime) -> dt.datetime:
     return now + dt.timedelta(seconds=narration + 30)
 
 
-class TurnInProgress(Exception):
-    """The conversation's previous message is still being answered."""
-
-
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class FromClient:
+    """What the client's request brings besides the conversation: the message just typed (with
+    the earlier ones, the only source of contact details) and the network address it came from
+    (the holds one address may keep are bounded)."""
+
+    text: str = ""
+    address: str | None = None
 
 
 @dataclass
@@ -143,7 +151,9 @@ def locked_conversation(
             raise ConversationNotFound()
         conversation = Conversation.objects.select_related(*related).get(pk=locked)
     lease = conversation.reply_lease_until
-    if not holding_lease and lease is not None and lease > now:
+    # A lease whose request died (its claim gone with its connection) holds nobody back.
+    live = lease is not None and lease > now
+    if live and not holding_lease and claimed_elsewhere(conversation.token_hash):
         raise TurnInProgress()
     facts.restage(conversation, now)
     return conversation
@@ -158,16 +168,28 @@ def turn_take(
     text: str,
     model: LanguageModel | None = None,
     now: dt.datetime | None = None,
+    address: str | None = None,
 ) -> TurnResult:
-    """Answer the client's ``text`` in the conversation ``token`` names."""
+    """Answer the client's ``text`` in the conversation ``token`` names; ``address`` is the
+    client's network address, where the request has one."""
     if model is None:
         from agent.llm.registry import language_model  # read per turn: settings may change
 
         model = language_model()
     now = now or timezone.now()
-    # A model narrating in this process (the offline one) answers in microseconds: its turn
-    # is one transaction. A remote model narrates after the commit (ADR 0005).
+    if model.narrates_in_process:
+        # The offline model answers in microseconds: its turn is one transaction, its row
+        # lock all the serialising it needs.
+        return _turn(token, FromClient(text, address), model, now)
+    # A remote model narrates after the commit (ADR 0005): the claim tells a live turn from
+    # a dead one's leftover lease.
+    with conversation_claim(token_hash(token)):
+        return _turn(token, FromClient(text, address), model, now)
+
+
+def _turn(token: str, client: FromClient, model: LanguageModel, now: dt.datetime) -> TurnResult:
     in_process = model.narrates_in_process
+    text = client.text
     with transaction.atomic():
         conversation = locked_conversation(token, now)
         asked = Message(conversation=conversation, role=MessageRole.CLIENT, text=text)
@@ -191,6 +213,9 @@ def turn_take(
             menu=model.reads_menu,
             current_stored=not in_process,
         )
+        # What the client asks to be done to their booking is read from their own words,
+        # before the model's proposals are judged against it.
+        facts.note_requests(conversation, context.reading)
         proposed = _attempt(lambda: model.propose(context))
         steps: list[Step] = []
         if proposed is None:
@@ -200,7 +225,7 @@ def turn_take(
             granted = frozenset(context.actions)
             if proposed.proposals and not granted:  # the model was not shown its menu
                 granted = granted_actions(business=conversation.business)
-            steps = _run_proposals(conversation, proposed, granted, now)
+            steps = _run_proposals(conversation, proposed, granted, now, client)
             _count_blocked_turns(conversation, steps)
         facts.restage(conversation, now)
         payment = facts.payment_of(conversation)
@@ -228,15 +253,19 @@ def narrate_and_store(
     model: LanguageModel,
     payment: Any,
     lease: dt.datetime | None = None,
-    confirm_reply: bool = False,
+    confirm_key: str | None = None,
 ) -> Message:
     """Narrate, guard, store, and free the conversation from ``lease`` (only if the lease is
-    still this turn's); ``confirm_reply`` keeps the reply as the answer to a repeated Confirm."""
+    still this turn's); with ``confirm_key`` the reply is kept as the answer to a repeat of
+    that Confirm."""
     guarded = _narrated(conversation, narration, model, payment)
     with transaction.atomic():
         reply = _store_reply(conversation, guarded.text, narration, guarded.rewrites)
-        if confirm_reply:
-            Conversation.objects.filter(pk=conversation.pk).update(confirm_reply=reply)
+        if confirm_key is not None:
+            Conversation.objects.filter(pk=conversation.pk).update(
+                confirm_reply=reply, confirm_key=confirm_key
+            )
+            conversation.confirm_reply, conversation.confirm_key = reply, confirm_key
         if lease is not None:
             Conversation.objects.filter(pk=conversation.pk, reply_lease_until=lease).update(
                 reply_lease_until=None
@@ -254,7 +283,14 @@ def _narrated(
         draft = _attempt(lambda: model.narrate(narration))
     if draft is None:
         draft = OfflineModel().narrate(narration)
-    paid = payment is not None and payment.status != PaymentStatus.PENDING
+    # PostgreSQL stores no NUL character: a model's stray one must not fail the reply's write.
+    draft = draft.replace("\x00", "")
+    # Paid means Stripe confirmed it: not merely "no longer pending" (expired, failed).
+    paid = payment is not None and payment.status in (
+        PaymentStatus.PAID,
+        PaymentStatus.PARTIALLY_REFUNDED,
+        PaymentStatus.REFUNDED,
+    )
     return guard_reply(draft, telling.turn_facts(narration, payment_verified=paid))
 
 
@@ -268,7 +304,11 @@ def _attempt[T](call: Callable[[], T]) -> T | None:
 
 
 def _run_proposals(
-    conversation: Conversation, proposed: Proposed, granted: frozenset[str], now: dt.datetime
+    conversation: Conversation,
+    proposed: Proposed,
+    granted: frozenset[str],
+    now: dt.datetime,
+    client: FromClient,
 ) -> list[Step]:
     steps: list[Step] = []
     entries: list[AuditEntry] = []
@@ -281,7 +321,7 @@ def _run_proposals(
             reason = f"more than {MAX_PROPOSALS} commands in one turn ({extra} refused)"
             done = Executed(blocked(Stage.STRUCTURE, reason))
         else:
-            done = judge_and_execute(conversation, raw, granted, now, actor="model")
+            done = judge_and_execute(conversation, raw, granted, now, actor="model", client=client)
         step, entry = _judged(conversation, raw, done)
         steps.append((step, done))
         entries.append(entry)
@@ -296,6 +336,7 @@ def judge(
     now: dt.datetime,
     *,
     actor: str,
+    client: FromClient = FromClient(),
 ) -> tuple[GateVerdict, Structured | None, ConversationFacts | None]:
     """The three gates in series, against the conversation as it is now. Changes nothing.
     Returns the verdict, the typed command (once STRUCTURE passed) and the facts POLICY read."""
@@ -305,7 +346,13 @@ def judge(
     verdict = capability_gate(structured.action, granted)
     if not verdict.passed:
         return verdict, structured, None
-    policy = facts.policy_facts(conversation, now)
+    # What the client typed is read only for the one rule that needs it: contact details.
+    typed = (
+        facts.client_words(conversation, client.text)
+        if structured.action == "collect_contact"
+        else ""
+    )
+    policy = facts.policy_facts(conversation, now, client_said=typed)
     verdict = conversation_policy(structured, policy, actor=actor)
     if verdict.passed and isinstance(structured.proposal, Refund):
         verdict = refund_policy_gate(
@@ -322,15 +369,23 @@ def judge_and_execute(
     now: dt.datetime,
     *,
     actor: str,
+    client: FromClient = FromClient(),
 ) -> Executed:
     """Judge ``raw``; carry out through the core what passed."""
-    verdict, structured, policy = judge(conversation, raw, granted, now, actor=actor)
+    verdict, structured, policy = judge(conversation, raw, granted, now, actor=actor, client=client)
     if not verdict.passed or structured is None or policy is None:
         return Executed(verdict)
     reference = getattr(structured.proposal, "service", None)
     service_id = service_id_for(reference, policy) if isinstance(reference, str) else None
     services = {service.pk: service for service in facts.active_services(conversation.business)}
-    done = execute(conversation, structured, services=services, service_id=service_id, now=now)
+    done = execute(
+        conversation,
+        structured,
+        services=services,
+        service_id=service_id,
+        now=now,
+        address=client.address,
+    )
     if done.verdict.passed and structured.action == "escalate_to_human":
         conversation.state = transition(State(conversation.state), State.ESCALATED)
     return done
@@ -365,6 +420,8 @@ def _judged(conversation: Conversation, raw: Any, done: Executed) -> tuple[StepO
         executed=verdict.passed,
         reason=verdict.reason,
         money_moved=outcome.money_moved,
+        said=plain_refusal(outcome.action, verdict),
+        prepared=done.effect is not None,
     )
     return step, entry
 

@@ -15,6 +15,9 @@ Decisions worth knowing:
 - Amounts are recognised only with a currency marker ("$85", "85 EUR", "85 euros"), so times
   ("14.00") and counts ("2 people") are never taken for prices.
 - When a guard drops everything, the reply becomes the core's real next step.
+- A reply carries only the links the core handed over (links guard, first: a link is also
+  where internal words like "api" hide).
+- What the core itself said this turn (its refusals, in the client's words) is never removed.
 
 Known limits (deliberate, covered by the knowledge base and the gates rather than here):
 - Missed: weekday abbreviations ("Tue", "Sat" are ordinary words too), spelled-out times ("three
@@ -43,14 +46,17 @@ from agent.guards.ledger import (
     Rewrite,
     TurnFacts,
 )
+from agent.guards.links import links_guard
 from agent.guards.mechanics import internal_mechanics_guard
 from agent.guards.prices import format_price, prices_guard
+from agent.guards.sentences import join_sentences
 
 Guard = Callable[[str, TurnFacts], GuardResult]
 
 # Order matters: the honest rewrites of the early guards may quote the next step, which the later
 # guards still scrub; prices run before dates so an amount is never read as a time.
 GUARDS: tuple[tuple[str, Guard], ...] = (
+    ("links", links_guard),
     ("required_fields", required_fields_guard),
     ("completion_claims", completion_claims_guard),
     ("payment_talk", payment_talk_guard),
@@ -69,7 +75,17 @@ def guard_reply(
         result = guard(text, facts)
         text = result.text
         rewrites.extend(result.rewrites)
-    return GuardedReply(text=text.strip() or facts.next_step_text(), rewrites=rewrites)
+    text = text.strip() or facts.next_step_text()
+    # Every refusal reaches the client in the core's plain words, even when the draft left it
+    # out: it goes first, before whatever the draft says instead.
+    untold = [
+        said for said in facts.core_said if " ".join(said.split()) not in " ".join(text.split())
+    ]
+    if untold:
+        after = join_sentences([*untold, text])
+        rewrites.append(Rewrite("refusals", "the core's refusal was not told", text, after))
+        text = after
+    return GuardedReply(text=text, rewrites=rewrites)
 
 
 __all__ = [
@@ -86,6 +102,7 @@ __all__ = [
     "format_price",
     "guard_reply",
     "internal_mechanics_guard",
+    "links_guard",
     "payment_talk_guard",
     "prices_guard",
     "required_fields_guard",

@@ -24,7 +24,9 @@ def required_fields_guard(reply: str, facts: TurnFacts) -> GuardResult:
     """No confirmation, offered or claimed, while the client's required details are missing."""
     if not facts.missing_fields or not _CONFIRMATION_TALK.search(reply):
         return GuardResult(reply)
-    after = f"Before I can book this for you, I still need your {human_list(facts.missing_fields)}."
+    need = f"Before I can book this for you, I still need your {human_list(facts.missing_fields)}."
+    # What the core itself said (a refusal of a detail) stays in front of the request.
+    after = join_sentences([*(s for s in sentences(reply) if facts.is_core_said(s)), need])
     reason = f"confirmation while missing: {', '.join(facts.missing_fields)}"
     return GuardResult(after, [Rewrite("required_fields", reason, reply, after)])
 
@@ -69,14 +71,24 @@ _NOT_A_CLAIM = re.compile(
 _EMPHASIS = re.compile(r"\b(once again|yet again|again)\b", re.IGNORECASE)
 _CLAIM_WINDOW_WORDS = 4
 
+# What is true instead, said once for everything denied: the clauses are joined into one
+# sentence ("Nothing is booked yet, and no refund has been made.").
 _HONEST = {
-    "booking": "Nothing is booked yet.",
-    "payment": "I can't see a completed payment yet.",
-    "message": "Nothing has been sent yet.",
-    "refund": "No refund has been made.",
-    "cancel": "Nothing has been cancelled.",
-    "move": "Nothing has been moved.",
+    "booking": "nothing is booked yet",
+    "payment": "I can't see a completed payment yet",
+    "message": "nothing has been sent yet",
+    "refund": "no refund has been made",
+    "cancel": "nothing has been cancelled",
+    "move": "nothing has been moved",
 }
+# A cheer that only makes sense beside the claim it came with ("Done! …", "Great news! …"):
+# it goes with the claim, or the honest sentence would follow a celebration.
+_CHEER = re.compile(
+    r"^(?:(?:all|it'?s|that'?s)\s+)?(?:done|sorted|set|great news|good news|success|"
+    r"perfect|excellent|awesome|brilliant|wonderful|fantastic|congratulations|congrats|"
+    r"great|amazing|voil[aà]|there you go|here you go|you'?re all set)\s*[!.]*$",
+    re.IGNORECASE,
+)
 
 
 def _is_claim(sentence: str, pattern: re.Pattern[str]) -> bool:
@@ -92,9 +104,17 @@ def is_booking_claim(sentence: str) -> bool:
     return _is_claim(sentence, _BOOKING_CLAIM)
 
 
+def honest_sentence(denied: list[str]) -> str:
+    """One sentence saying what is true instead of every kind of claim ``denied``."""
+    clauses = [_HONEST[kind] for kind in denied]
+    joined = clauses[0] if len(clauses) == 1 else ", ".join(clauses[:-1]) + ", and " + clauses[-1]
+    return joined[0].upper() + joined[1:] + "."
+
+
 def completion_claims_guard(reply: str, facts: TurnFacts) -> GuardResult:
     """ "Confirmed", "paid", "sent", "refunded" stand only on a record the core reported this
-    turn."""
+    turn. An unbacked claim's sentence goes, with any cheer that came with it; in its place,
+    one honest sentence and the real next step, each a whole sentence."""
     checks = [
         ("booking", _BOOKING_CLAIM, facts.booking_confirmed),
         ("payment", _PAYMENT_CLAIM, facts.payment_verified),
@@ -113,7 +133,7 @@ def completion_claims_guard(reply: str, facts: TurnFacts) -> GuardResult:
             for kind, pattern, recorded in checks
             if not recorded and _is_claim(sentence, pattern)
         ]
-        if facts.quotes_knowledge(sentence):
+        if facts.quotes_knowledge(sentence) or facts.is_core_said(sentence):
             unsupported = []
         if not unsupported:
             (kept if rewrites else kept_before).append(sentence)
@@ -125,9 +145,15 @@ def completion_claims_guard(reply: str, facts: TurnFacts) -> GuardResult:
         rewrites.append(Rewrite("completion_claims", reason, sentence, ""))
     if not rewrites:
         return GuardResult(reply)
-    honest = " ".join(_HONEST[kind] for kind in denied)
+    cheers = [s for s in (*kept_before, *kept) if _CHEER.match(s)]
+    rewrites.extend(Rewrite("completion_claims", "cheer for a claim", s, "") for s in cheers)
+    kept_before = [s for s in kept_before if s not in cheers]
+    kept = [s for s in kept if s not in cheers]
     next_step = facts.next_step_text()
-    after = join_sentences([*kept_before, f"{honest[:-1]} — {next_step}", *kept])
+    truth = [honest_sentence(denied)]
+    if not any(next_step in sentence for sentence in kept):
+        truth.append(next_step)
+    after = join_sentences([*kept_before, *truth, *kept])
     rewrites[-1] = Rewrite("completion_claims", rewrites[-1].reason, rewrites[-1].before, after)
     return GuardResult(after, rewrites)
 

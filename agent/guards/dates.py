@@ -16,6 +16,7 @@ import dateparser.search
 
 from agent.guards.claims import is_booking_claim
 from agent.guards.ledger import GuardResult, TurnFacts
+from agent.guards.links import LINK
 from agent.guards.prices import AMOUNT
 from agent.guards.sentences import drop_sentences
 
@@ -266,6 +267,8 @@ def dates_guard(reply: str, facts: TurnFacts) -> GuardResult:
 
 
 def _problem(sentence: str, facts: TurnFacts) -> str | None:
+    # The links left are the core's (the links guard ran first); their digits are no dates.
+    sentence = LINK.sub(lambda link: " " * len(link[0]), sentence)
     found, rest = _regex_date_problem(sentence, facts)
     if found is not None:
         return found

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
@@ -39,6 +40,20 @@ class TurnFacts:
     # the business's own words about its policies ("street parking is paid"), not a claim
     # about this client's booking or payment. Dates, prices and mechanics are still checked.
     knowledge: str = ""
+    links: tuple[str, ...] = ()  # the only links a reply may carry: the core's, this turn
+    site: str = ""  # the business's own site: any page of it may be linked
+    # What the core itself said this turn in the client's words (its refusals): a guard never
+    # removes these, whatever days or amounts they name.
+    core_said: tuple[str, ...] = ()
+
+    def is_core_said(self, sentence: str) -> bool:
+        """``sentence`` is, word for word, one of the sentences the core said this turn."""
+        said = " ".join(sentence.split())
+        return bool(said) and any(
+            said == " ".join(part.split())
+            for core in self.core_said
+            for part in re.split(r"(?<=[.!?])\s+", core)
+        )
 
     def quotes_knowledge(self, sentence: str) -> bool:
         quoted = " ".join(sentence.split())

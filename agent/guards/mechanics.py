@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from agent.guards.ledger import GuardResult, Rewrite, TurnFacts
+from agent.guards.links import LINK
 from agent.guards.sentences import drop_sentences
 
 # --------------------------------------------------------------------------- (6) internal mechanics
@@ -41,6 +42,10 @@ def internal_mechanics_guard(reply: str, facts: TurnFacts) -> GuardResult:
         text,
         facts,
         "internal_mechanics",
-        lambda s: "internal mechanics revealed" if _MECHANICS_HIDDEN.search(s) else None,
+        # A link left here is one the core handed over (the links guard ran first): its path
+        # ("/api/v1/manage/…") is no mechanic told.
+        lambda s: (
+            "internal mechanics revealed" if _MECHANICS_HIDDEN.search(LINK.sub(" ", s)) else None
+        ),
     )
     return GuardResult(dropped.text, rewrites + dropped.rewrites)

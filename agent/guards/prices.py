@@ -10,7 +10,7 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from agent.guards.ledger import GuardResult, Price, Rewrite, TurnFacts
-from agent.guards.sentences import drop_sentences
+from agent.guards.sentences import drop_sentences, sentences
 
 # --------------------------------------------------------------------------- (3) prices
 
@@ -68,12 +68,15 @@ def _is_core_price(price: Price, facts: TurnFacts) -> bool:
 
 
 def prices_guard(reply: str, facts: TurnFacts) -> GuardResult:
-    """Every amount stated is one the core computed; otherwise corrected, or dropped."""
+    """Every amount stated is one the core computed; otherwise corrected, or dropped. What the
+    core itself said (a refund refusal naming what is left) is never touched."""
     wrong = [
         match
         for match in AMOUNT.finditer(reply)
         if (price := _amount_of(match)) is None or not _is_core_price(price, facts)
     ]
+    core_spans = _core_said_spans(reply, facts)
+    wrong = [m for m in wrong if not any(a <= m.start() < b for a, b in core_spans)]
     if not wrong:
         return GuardResult(reply)
     if len(facts.prices) == 1:
@@ -95,3 +98,13 @@ def prices_guard(reply: str, facts: TurnFacts) -> GuardResult:
             "amount the core did not compute" if any(span in s for span in wrong_spans) else None
         ),
     )
+
+
+def _core_said_spans(reply: str, facts: TurnFacts) -> list[tuple[int, int]]:
+    """Where in ``reply`` the core's own sentences stand."""
+    spans = []
+    for sentence in sentences(reply):
+        if facts.is_core_said(sentence):
+            start = reply.find(sentence)
+            spans.append((start, start + len(sentence)))
+    return spans

@@ -31,11 +31,12 @@ def drop_sentences(
     guard: str,
     offending: Callable[[str], str | None],
 ) -> GuardResult:
-    """Drop every sentence `offending` gives a reason for; fall back to the next step."""
+    """Drop every sentence `offending` gives a reason for (never one the core itself said);
+    fall back to the next step."""
     kept: list[str] = []
     rewrites: list[Rewrite] = []
     for sentence in sentences(text):
-        reason = offending(sentence)
+        reason = None if facts.is_core_said(sentence) else offending(sentence)
         if reason is None:
             kept.append(sentence)
         else:

@@ -54,6 +54,11 @@ class ConversationView:
     appointment: str | None = None  # the booked appointment's reference
     appointment_status: str | None = None
     appointment_start: dt.datetime | None = None
+    appointment_service: str = ""  # the booked service's name
+    payment_status: str | None = None  # the deposit's, if the booking has one
+    # A cancel, move or refund card waiting for the client's press (action, appointment, and
+    # its start or amount).
+    pending_effect: dict[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -86,6 +91,18 @@ class StepOutcome:
     executed: bool
     reason: str  # the gate's or the core's reason; "approved" when executed
     money_moved: Decimal = Decimal("0")  # a refund issued
+    said: str = ""  # a refusal in the client's words (never the reason, which is for the log)
+    # Passed the gates but only prepared a card (a cancel, move or refund waiting for the
+    # client's press): nothing happened yet.
+    prepared: bool = False
+
+
+@dataclass(frozen=True)
+class LapsedHold:
+    """A time the conversation was holding when its hold ran out, as the core finds it now."""
+
+    start: dt.datetime
+    still_free: bool
 
 
 @dataclass(frozen=True)
@@ -103,6 +120,10 @@ class Narration:
     payment_expires: dt.datetime | None = None  # unpaid by then, the booking is released
     next_step: str = ""  # the real next step, already phrased
     notes: tuple[str, ...] = field(default_factory=tuple)  # other core facts, phrased
+    effect: dict[str, str] | None = None  # the effect card prepared this turn, if any
+    lapsed: LapsedHold | None = None  # a hold that ran out since the last reply
+    links: tuple[str, ...] = ()  # the only links a reply may carry: the core's, this turn
+    site: str = ""  # the business's own site: any of its pages may be linked
 
 
 class LanguageModel(Protocol):

@@ -23,7 +23,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from agent.actions import MENU
-from agent.llm.base import ConversationView, Narration, ServiceFact, TurnContext
+from agent.llm.base import ConversationView, Narration, ServiceFact, StepOutcome, TurnContext
 
 KNOWLEDGE_OPEN = "<knowledge>"
 KNOWLEDGE_CLOSE = "</knowledge>"
@@ -109,7 +109,7 @@ def narration_prompt(narration: Narration) -> str:
     """The system prompt of a narration: the facts to narrate and nothing else."""
     turn = narration.turn
     zone = ZoneInfo(turn.time_zone)
-    facts = [f"- {_outcome(o.action, o.executed, o.reason)}" for o in narration.outcomes]
+    facts = [f"- {_outcome(o)}" for o in narration.outcomes]
     if narration.slots:
         facts.append(f"- slots to offer: {_moments(narration.slots, zone)}")
     if narration.alternatives:
@@ -136,10 +136,16 @@ def narration_prompt(narration: Narration) -> str:
     )
 
 
-def _outcome(action: str, executed: bool, reason: str) -> str:
-    if executed:
-        return f"{action}: done"
-    return f"{action}: not done ({_one_line(reason)})"
+def _outcome(outcome: StepOutcome) -> str:
+    """One outcome as the model may narrate it: a refusal in the client's words, never the
+    gate's reason (that names commands and fields, for the audit log)."""
+    if outcome.prepared:
+        return f"{outcome.action}: prepared; it happens only when the client presses its button"
+    if outcome.executed:
+        return f"{outcome.action}: done"
+    if outcome.said:
+        return f"{outcome.action}: not done — tell the client: {_one_line(outcome.said)}"
+    return f"{outcome.action}: not done"
 
 
 # --- the conversation so far ------------------------------------------------------------------

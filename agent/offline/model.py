@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from agent.conversation.telling import local_label
+from agent.conversation.telling import appointment_now, lapsed_words
+from agent.conversation.wording import local_label
 from agent.guards.ledger import Price
 from agent.guards.prices import format_price
 from agent.llm.base import Narration, Proposed, StepOutcome, TurnContext
@@ -90,9 +92,18 @@ class OfflineModel:
         }
         if contact:
             proposals.append({"action": "collect_contact", **contact})
+        # Details that cannot be used are proposed all the same: the core refuses each with
+        # what is wrong with it, the client reads that, and nothing invalid is stored.
+        for key, bad in (("email", reading.bad_emails), ("phone", reading.bad_phones)):
+            if bad and key not in contact:
+                proposals.append({"action": "collect_contact", key: bad[0]})
         agrees = reading.intent in (Intent.YES, Intent.CONFIRM)
         if agrees and view.held and not view.missing and not contact:
             proposals.append({"action": "request_confirmation"})
+        if agrees and not view.held and service and len(view.offered) == 1 and not proposals:
+            # "Shall I hold it again?" — "yes": the one time offered.
+            start = view.offered[0].isoformat()
+            proposals.append({"action": "hold_slot", "service": service, "start": start})
         if proposals:
             return Proposed(tuple(proposals))
         if not reading.is_routine:
@@ -154,9 +165,21 @@ class OfflineModel:
                 best, best_score = passage.strip(), score
         if best:
             return best
-        if context.conversation.state in ("confirmed", "awaiting_payment"):
-            return ""  # the narration tells where the booking stands
-        return "I don't have that information, but I can ask a member of the team for you."
+        reading = context.reading
+        if "refund" in reading.requests:
+            return (
+                "I can't arrange a refund from this chat myself, but a member of the team can: "
+                "ask me for a person and I'll hand you over."
+            )
+        if reading.is_question:
+            if context.conversation.state in ("confirmed", "awaiting_payment"):
+                return ""  # the narration tells where the booking stands
+            return "I don't have that information, but a member of the team can tell you."
+        return (
+            "I can't do that from this chat. I can find a time and book it, or move or "
+            "cancel a booking made here; for anything else, ask me for a person and a member "
+            "of the team will reply."
+        )
 
     # --- narrating -----------------------------------------------------------------------------
 
@@ -166,61 +189,86 @@ class OfflineModel:
         for step in narration.outcomes:
             if (sentence := self._step(step, narration)) is not None:
                 parts.append(sentence)
-        if narration.slots:
+        if narration.lapsed is not None:
+            parts.append(self._lapsed(narration))
+        elif narration.slots:
             times = "; ".join(local_label(start, zone) for start in narration.slots)
             parts.append(f"Open times: {times}.")
         elif any(step.action == "offer_slots" and step.executed for step in narration.outcomes):
             parts.append("I couldn't find an open time in the next two weeks.")
-        if narration.alternatives:
+        if narration.alternatives and narration.lapsed is None:
             times = "; ".join(local_label(start, zone) for start in narration.alternatives)
             parts.append(f"The nearest open times are {times}.")
         after = narration.after
-        if after.state == "confirmed" and not narration.outcomes and after.appointment_start:
-            booked = local_label(after.appointment_start, zone)
-            parts.append(f"Your booking is confirmed: {booked}.")
+        if after.appointment_start and not narration.outcomes and narration.effect is None:
+            # What is true of the booking now: upcoming, passed, refunded, cancelled…
+            parts.append(appointment_now(after, narration.turn.now, zone))
         if after.state == "awaiting_payment" and narration.deposit:
             amount = format_price(Price(narration.deposit, narration.turn.currency))
             parts.append(f"A deposit of {amount} is due to complete the booking.")
         parts.append(narration.next_step)
         return " ".join(part for part in parts if part)
 
+    def _lapsed(self, narration: Narration) -> str:
+        lapsed = narration.lapsed
+        assert lapsed is not None
+        zone = narration.turn.time_zone
+        told = lapsed_words(lapsed.start, zone, still_free=lapsed.still_free)
+        if lapsed.still_free or not narration.alternatives:
+            return told
+        times = "; ".join(local_label(start, zone) for start in narration.alternatives)
+        return f"{told} The nearest open times are {times}."
+
     def _step(self, step: StepOutcome, narration: Narration) -> str | None:
         after, zone = narration.after, narration.turn.time_zone
         currency = narration.turn.currency
-        match step.action, step.executed:
-            case "choose_service", True if after.service is not None:
+        if not step.executed:
+            # The core's refusal in the client's words, never the gate's reason.
+            return step.said or None
+        match step.action:
+            case "choose_service" if after.service is not None:
                 price = format_price(Price(after.service.price, currency))
                 return (
                     f"{after.service.name} takes {after.service.minutes} minutes and costs {price}."
                 )
-            case "hold_slot", True if after.held is not None:
+            case "hold_slot" if after.held is not None:
                 return f"I'm holding {local_label(after.held, zone)} for you."
-            case "hold_slot", False:
-                return f"Sorry, that time can't be booked ({step.reason.rstrip('.')})."
-            case "collect_contact", True:
+            case "collect_contact":
                 return f"Thank you{', ' + after.name if after.name else ''}."
-            case "collect_contact", False:
-                return f"Sorry, I couldn't use that: {step.reason.rstrip('.')}."
-            case "confirm_booking", True if after.appointment_start and after.state == "confirmed":
+            case "confirm_booking" if after.appointment_start and after.state == "confirmed":
                 return f"Your booking is confirmed: {local_label(after.appointment_start, zone)}."
-            case "confirm_booking", True:
+            case "confirm_booking":
                 return "This time is kept for you until the deposit is paid."
-            case "confirm_booking", False:
-                return f"Sorry, I couldn't book it: {step.reason.rstrip('.')}."
-            case "cancel_appointment", True:
+            case "cancel_appointment" | "reschedule_appointment" | "refund" if step.prepared:
+                return self._prepared(narration)
+            case "cancel_appointment":
                 return "Your appointment is cancelled."
-            case "reschedule_appointment", True if after.appointment_start is not None:
+            case "reschedule_appointment" if after.appointment_start is not None:
                 return f"Your appointment is moved to {local_label(after.appointment_start, zone)}."
-            case "reschedule_appointment", False:
-                return f"Sorry, I couldn't move it: {step.reason.rstrip('.')}."
-            case "escalate_to_human", True:
+            case "escalate_to_human":
                 return "I've asked a member of the team to take over."
-            case "refund", True:
+            case "refund":
                 amount = format_price(Price(step.money_moved, currency))
                 return f"A refund of {amount} has been issued to your card."
-            case "refund", False:
-                return f"I can't arrange that refund: {step.reason.rstrip('.')}."
         return None
+
+    def _prepared(self, narration: Narration) -> str | None:
+        """What an effect card will do, said before the client presses it."""
+        effect, after = narration.effect, narration.after
+        if effect is None:
+            return None
+        zone, currency = narration.turn.time_zone, narration.turn.currency
+        service = after.appointment_service or "appointment"
+        when = local_label(after.appointment_start, zone) if after.appointment_start else ""
+        match effect["action"]:
+            case "cancel_appointment":
+                return f"I can cancel your {service} on {when}."
+            case "reschedule_appointment":
+                to = local_label(dt.datetime.fromisoformat(effect["start"]), zone)
+                return f"I can move your {service} from {when} to {to}."
+            case _:
+                amount = format_price(Price(Decimal(effect["amount"]), currency))
+                return f"I can refund {amount} of your deposit to your card."
 
 
 def _stem(word: str) -> str:

@@ -80,6 +80,14 @@ class MessageReading:
     service_ids: tuple[int, ...]
     name: str | None
     is_routine: bool
+    # What the client asks to be done to a booking or with money, in their own words: any of
+    # "cancel", "move", "refund". The shell runs none of these unless the client asked.
+    requests: frozenset[str] = frozenset()
+    # Contact details the client tried to give that cannot be used, as written: the client is
+    # told what is wrong with them, and they are never stored.
+    bad_emails: tuple[str, ...] = ()
+    bad_phones: tuple[str, ...] = ()
+    is_question: bool = False
 
 
 # --- the vocabulary ---------------------------------------------------------------------------
@@ -174,8 +182,9 @@ def read_message(
     lowered = " ".join(text.lower().split())
     blank = _Blanker(lowered)
 
-    emails = _read_emails(blank)
+    emails, bad_emails = _read_emails(blank)
     phones = _read_phones(blank, country=country)
+    bad_phones = _read_bad_phones(blank)
     amounts = _read_amounts(blank)
     before_times = blank.text
     times = _read_times(blank, local_now=local_now, time_zone=time_zone)
@@ -211,6 +220,10 @@ def read_message(
         service_ids=tuple(service_ids),
         name=name,
         is_routine=is_routine,
+        requests=_read_requests(lowered),
+        bad_emails=tuple(bad_emails),
+        bad_phones=tuple(bad_phones),
+        is_question=is_question,
     )
 
 
@@ -260,10 +273,13 @@ def _only_lead(residue: list[str], lead: re.Pattern[str]) -> bool:
 # --- contacts and money -----------------------------------------------------------------------
 
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# Anything with an @ the client may have meant as an email address ("name@example", "@gmail").
+EMAIL_ATTEMPT = re.compile(r"[^\s,;:<>()\[\]\"']*@[^\s,;:<>()\[\]\"']*")
 
 
-def _read_emails(blank: _Blanker) -> list[str]:
-    found = []
+def _read_emails(blank: _Blanker) -> tuple[list[str], list[str]]:
+    """The email addresses in the message, and what looked meant as one but is not valid."""
+    found: list[str] = []
     for match in EMAIL.finditer(blank.text):
         candidate = match.group().rstrip(".")
         try:
@@ -272,7 +288,13 @@ def _read_emails(blank: _Blanker) -> list[str]:
             continue
         found.append(candidate)
         blank.take(match.start(), match.end())
-    return found
+    bad: list[str] = []
+    for match in EMAIL_ATTEMPT.finditer(blank.text):
+        attempt = match.group().rstrip(".!?")
+        if len(attempt) > 1:
+            bad.append(attempt)
+            blank.take(match.start(), match.end())
+    return found, bad
 
 
 def _read_phones(blank: _Blanker, *, country: str) -> list[str]:
@@ -286,6 +308,21 @@ def _read_phones(blank: _Blanker, *, country: str) -> list[str]:
             found.append(e164)
         blank.take(match.start, match.end)
     return found
+
+
+# Digits the client gave as a phone number ("my number is 12") that did not read as one.
+PHONE_ATTEMPT = re.compile(
+    r"\b(?:phone|mobile|cell|tel|telephone|number|whatsapp)(?:\s+(?:number|no\.?))?"
+    r"(?:\s+is)?\s*:?\s*(\+?\d[\d\s().-]*\d|\d)"
+)
+
+
+def _read_bad_phones(blank: _Blanker) -> list[str]:
+    bad = []
+    for match in PHONE_ATTEMPT.finditer(blank.text):
+        bad.append(match.group(1))
+        blank.take(match.start(1), match.end(1))
+    return bad
 
 
 NUMBER = r"(\d+(?:[.,]\d{1,2})?)"
@@ -517,6 +554,33 @@ def _read_intent(lowered: str) -> Intent | None:
     if CANCEL_SENTENCE.search(phrase):
         return Intent.CANCEL
     return None
+
+
+# What the client asks to be done, however it is put; a request said not to be made ("don't
+# cancel it") is not one.
+REQUESTS = {
+    "cancel": re.compile(r"\b(?:cancel\w*|call(?:ing)? (?:it|this|that|the \w+ )?off)\b"),
+    "move": re.compile(
+        r"\b(?:move|moving|reschedul\w*|re-schedul\w*|postpon\w*|push (?:it|that) back|"
+        r"bring (?:it|that) forward|change (?:the |my |it to another )?(?:time|day|date|slot|"
+        r"appointment|booking)|another (?:time|day|date|slot)|(?:earlier|later) (?:time|slot))\b"
+    ),
+    "refund": re.compile(
+        r"\b(?:refund\w*|reimburs\w*|(?:money|deposit|payment) back|"
+        r"get (?:it|my (?:money|deposit|payment)) back|pay (?:me|it) back)\b"
+    ),
+}
+NEGATED = re.compile(r"\b(?:don'?t|do not|not|never|no need to|won'?t)\s+(?:\w+\s+){0,2}$")
+
+
+def _read_requests(lowered: str) -> frozenset[str]:
+    asked = set()
+    for request, pattern in REQUESTS.items():
+        for match in pattern.finditer(lowered):
+            if not NEGATED.search(lowered[: match.start()]):
+                asked.add(request)
+                break
+    return frozenset(asked)
 
 
 def _is_bare_intent(lowered: str) -> bool:

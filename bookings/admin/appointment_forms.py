@@ -1,11 +1,16 @@
 """Dashboard forms for appointments. They book and move through the core's services (the one
 door) as the last step of the form's validation, after every field and model check passed, so
-a refusal (the time was just taken, outside hours) is shown on the form with real alternatives
-instead of surfacing as an error page."""
+a refusal (the time was just taken, outside hours, a price below the service's floor) is shown
+on the form — on the field it concerns, with real alternatives for a time — instead of
+surfacing as an error page. Each form books as the real actor: the admin gives it the user's
+role at the appointment's business (``bookings.admin.acting``)."""
+
+from collections.abc import Callable
 
 from django import forms
 from django.utils import timezone
 
+from bookings.actors import Actor
 from bookings.availability import Interval
 from bookings.errors import AppointmentNotChangeable, InvalidBooking, SlotUnavailable
 from bookings.models import Appointment
@@ -20,7 +25,13 @@ def describe_alternatives(alternatives: list[Interval], tz) -> str:
 
 
 class _BookingForm(forms.ModelForm):
-    actor = "owner"  # set per request by the admin
+    # business id -> the actor the signed-in user is there; set per request by the admin.
+    acting_at: Callable[[int], Actor] | None = None
+
+    def _actor(self, business_id: int) -> Actor:
+        if self.acting_at is None:
+            raise RuntimeError("The admin sets acting_at before the form books anything.")
+        return self.acting_at(business_id)
 
     def _refuse(self, exc: Exception, *, tz) -> None:
         if isinstance(exc, InvalidBooking):
@@ -61,7 +72,7 @@ class AppointmentAddForm(_BookingForm):
                 start=data["starts_at"],
                 client=data["client"],
                 price=data.get("price"),
-                actor=self.actor,
+                actor=self._actor(service.business_id),
             )
         except (InvalidBooking, SlotUnavailable) as exc:
             self._refuse(exc, tz=service.business.tzinfo)
@@ -83,7 +94,7 @@ class AppointmentChangeForm(_BookingForm):
             moved = appointment_reschedule(
                 appointment=self.instance,
                 new_start=self.cleaned_data["starts_at"],
-                actor=self.actor,
+                actor=self._actor(self.instance.business_id),
                 now=timezone.now(),
             )
         except (InvalidBooking, SlotUnavailable, AppointmentNotChangeable) as exc:

@@ -1,3 +1,5 @@
+from functools import partial
+
 from django.contrib import admin, messages
 
 from bookings.access import Action
@@ -6,6 +8,7 @@ from bookings.models import Appointment, AppointmentEvent, AppointmentStatus
 from bookings.services import appointment_cancel, appointment_record_outcome
 from reminders.models import Reminder
 
+from .acting import dashboard_actor
 from .appointment_forms import AppointmentAddForm, AppointmentChangeForm
 from .scoping import BusinessScopedAdmin, BusinessScopedInline
 
@@ -13,9 +16,16 @@ from .scoping import BusinessScopedAdmin, BusinessScopedInline
 class AppointmentEventInline(BusinessScopedInline, admin.TabularInline):
     model = AppointmentEvent
     extra = 0
-    readonly_fields = ("occurred_at", "kind", "actor", "data")
+    readonly_fields = ("occurred_at", "kind", "acted_by", "data")
     fields = readonly_fields
     can_delete = False
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("actor_user")
+
+    @admin.display(description="by")
+    def acted_by(self, event: AppointmentEvent) -> str:
+        return event.actor_display
 
 
 class ReminderInline(BusinessScopedInline, admin.TabularInline):
@@ -57,7 +67,8 @@ class AppointmentAdmin(BusinessScopedAdmin):
     def get_form(self, request, obj=None, change=False, **kwargs):
         kwargs["form"] = AppointmentChangeForm if obj is not None else AppointmentAddForm
         form = super().get_form(request, obj, change, **kwargs)
-        form.actor = f"owner:{request.user.pk}"  # type: ignore[attr-defined]
+        # The user's role at the business the form books at (chosen in the add form).
+        form.acting_at = staticmethod(partial(dashboard_actor, request))  # type: ignore[attr-defined]
         return form
 
     def get_readonly_fields(self, request, obj=None):
@@ -86,7 +97,9 @@ class AppointmentAdmin(BusinessScopedAdmin):
         for appointment in self.scope(request, queryset, Action.CHANGE):
             try:
                 appointment_record_outcome(
-                    appointment=appointment, outcome=outcome, actor=f"owner:{request.user.pk}"
+                    appointment=appointment,
+                    outcome=outcome,
+                    actor=dashboard_actor(request, appointment.business_id),
                 )
                 done += 1
             except AppointmentNotChangeable as exc:
@@ -99,7 +112,10 @@ class AppointmentAdmin(BusinessScopedAdmin):
         cancelled, refused = 0, []
         for appointment in self.scope(request, queryset, Action.CHANGE):
             try:
-                appointment_cancel(appointment=appointment, actor=f"owner:{request.user.pk}")
+                appointment_cancel(
+                    appointment=appointment,
+                    actor=dashboard_actor(request, appointment.business_id),
+                )
                 cancelled += 1
             except AppointmentNotChangeable as exc:
                 refused.append(f"{appointment}: {exc.message}")
@@ -114,13 +130,18 @@ class AppointmentEventAdmin(BusinessScopedAdmin):
     """History, browsable by owners (their business) and operators (every business), never
     edited."""
 
-    list_display = ["occurred_at", "kind", "actor", "appointment", "business"]
-    list_filter = ["kind", "business"]
-    search_fields = ["actor", "appointment__public_id"]
+    list_display = ["occurred_at", "kind", "acted_by", "appointment", "business"]
+    list_filter = ["kind", "actor_kind", "business"]
+    search_fields = ["actor_user__username", "appointment__public_id"]
     date_hierarchy = "occurred_at"
     list_select_related = [
         "appointment__service",
         "appointment__client",
         "appointment__business",
         "business",
+        "actor_user",
     ]
+
+    @admin.display(description="by", ordering="actor_kind")
+    def acted_by(self, event: AppointmentEvent) -> str:
+        return event.actor_display

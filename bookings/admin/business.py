@@ -63,7 +63,20 @@ class BusinessAdmin(BusinessScopedAdmin):
         return f"{business.no_shows / total:.0%} of {total}"
 
     fieldsets = [
-        (None, {"fields": ["name", "slug", "time_zone", "country", "currency", "language"]}),
+        (
+            None,
+            {
+                "fields": [
+                    "name",
+                    "slug",
+                    "time_zone",
+                    "country",
+                    "currency",
+                    "language",
+                    "website",
+                ]
+            },
+        ),
         (
             "Booking rules",
             {

@@ -197,7 +197,12 @@ class BusinessScopedAdmin(TenantScopedPermissions, admin.ModelAdmin):
 
 
 class BusinessScopedInline(TenantScopedPermissions):
-    """Mixin for inlines; ``obj`` in their permission calls is the parent row (or None on add)."""
+    """Mixin for every inline on a scoped page; ``obj`` in their permission calls is the parent
+    row (or None on add). Without it an inline falls back to Django's model permissions, which
+    members do not have: it silently vanishes from their page. The inline's model needs a
+    ``business_path`` (through its parent when it has no business column, as
+    ``conversation__business``) and a row in ``bookings.access`` for each role that opens the
+    page."""
 
     def has_view_permission(self, request: HttpRequest, obj=None) -> bool:
         return self.tenant_allows(request, Action.VIEW, self._parent_business(obj))

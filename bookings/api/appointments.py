@@ -5,8 +5,10 @@ time) and the answer carries the Stripe Checkout where the client pays; whether 
 never the client's to say."""
 
 import re
+from typing import Any
 
 from django.urls import reverse
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -19,14 +21,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from bookings.models import Appointment, AppointmentStatus
-from bookings.services import ClientDetails, appointment_create
+from bookings.services import ClientDetails
 from payments.models import Payment
-from payments.services import deposit_checkout_open
-from payments.services.checkout import deposit_for
+from payments.services import booking_with_deposit_create, deposit_checkout_open
 from payments.stripe_api import StripeUnavailable
 
 from .errors import error_responses
-from .fields import InstantField, holder_field
+from .fields import NOT_BLANK_PATTERN, InstantField, StrictCharField, holder_field
 from .lookups import bookable_service_or_404, business_or_404
 from .public import SLUG_PARAMETER, PublicApi
 
@@ -100,7 +101,7 @@ class AppointmentCreateApi(PublicApi):
     class InputSerializer(serializers.Serializer):
         service = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
         start = InstantField(help_text="A slot's start, as availability gives it.")
-        name = serializers.CharField(max_length=120)
+        name = StrictCharField(max_length=120)
         email = serializers.EmailField(max_length=254, required=False, allow_blank=True)
         phone = serializers.CharField(
             max_length=32,
@@ -166,12 +167,8 @@ class AppointmentCreateApi(PublicApi):
             raise ValidationError(errors)
         booking = body.validated_data
         service = bookable_service_or_404(business, booking["service"])
-        deposit = deposit_for(
-            Appointment(business=business, service=service, price=service.list_price)
-        )
-        # Awaiting its deposit, the appointment already holds its time.
-        status = AppointmentStatus.PENDING_PAYMENT if deposit > 0 else AppointmentStatus.CONFIRMED
-        outcome = appointment_create(
+        # Awaiting its deposit, the appointment holds its time; its payment is written with it.
+        outcome = booking_with_deposit_create(
             service=service,
             start=booking["start"],
             client=ClientDetails(
@@ -181,7 +178,6 @@ class AppointmentCreateApi(PublicApi):
             ),
             idempotency_key=key,
             holder=booking.get("holder"),
-            status=status,
         )
         try:
             # Opened once; a repeated request gets the same Checkout, Stripe is not asked again.
@@ -198,3 +194,23 @@ class AppointmentCreateApi(PublicApi):
             },
         )
         return Response(output.data, status=201 if outcome.created else 200)
+
+
+class AppointmentRequestSchema(OpenApiSerializerExtension):
+    """The booking request's schema also says what the fields must give together: an email
+    address or a phone number, as the booking service requires. Which phone numbers exist it
+    cannot say: that stays the service's 400."""
+
+    target_class = AppointmentCreateApi.InputSerializer
+
+    def map_serializer(self, auto_schema, direction) -> dict[str, Any]:
+        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
+        return schema | {
+            "anyOf": [
+                {"required": ["email"], "properties": {"email": {"minLength": 1}}},
+                {
+                    "required": ["phone"],
+                    "properties": {"phone": {"minLength": 1, "pattern": NOT_BLANK_PATTERN}},
+                },
+            ]
+        }

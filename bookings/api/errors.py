@@ -6,7 +6,7 @@
 - 404 ``not_found``: a business, service, appointment or token the caller may not see; the
   body never says which.
 - 409 ``slot_unavailable`` (with real ``alternatives``), ``idempotency_conflict``,
-  ``not_changeable``.
+  ``not_changeable``, ``too_many_holds`` (the client's address holds its allowance already).
 - 413 ``too_large``, 415 ``unsupported_media_type``: the body is not a small JSON document.
 - 429 ``throttled``, with Retry-After.
 - 503 ``payments_unavailable``: a deposit is due and Stripe could not open its checkout;
@@ -30,6 +30,7 @@ from bookings.errors import (
     IdempotencyConflict,
     InvalidBooking,
     SlotUnavailable,
+    TooManyHolds,
 )
 
 from .fields import SlotSerializer, iso_in_zone
@@ -39,6 +40,7 @@ CONFLICT_CODES = [
     ("slot_unavailable", "The time is not open (any more); see the alternatives."),
     ("idempotency_conflict", "The Idempotency-Key was used for a different request."),
     ("not_changeable", "The appointment can no longer be changed."),
+    ("too_many_holds", "This client address already holds as many slots as one client may."),
 ]
 INVALID = "The request has invalid fields."
 
@@ -140,6 +142,8 @@ def public_api_exception_handler(exc: Exception, context: dict[str, Any]) -> Res
             return conflict("idempotency_conflict", exc.message)
         case AppointmentNotChangeable():
             return conflict("not_changeable", exc.message)
+        case TooManyHolds():
+            return conflict("too_many_holds", exc.message)
         case Http404() | exceptions.NotFound():
             return Response(NOT_FOUND, status=404)
         case exceptions.ValidationError():

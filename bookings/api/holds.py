@@ -1,6 +1,9 @@
-"""Holding a slot while the client finishes booking."""
+"""Holding a slot while the client finishes booking.
 
-import secrets
+A hold needs a holder the client made (one per visitor), and counts against the connecting
+address's allowance at the business (``HOLDS_PER_ADDRESS``): a client cannot hold more slots
+than that at once, however many holders it invents.
+"""
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -12,12 +15,15 @@ from bookings.services import hold_slot
 from .errors import error_responses
 from .fields import InstantField, holder_field
 from .lookups import bookable_service_or_404, business_or_404
-from .public import SLUG_PARAMETER, PublicApi
+from .public import SLUG_PARAMETER, PublicApi, PublicRateThrottle
 
 
-def new_holder() -> str:
-    """An unguessable holder name (192 bits): whoever knows it sees the held slot as open."""
-    return secrets.token_urlsafe(24)
+def client_address(request: Request) -> str:
+    """The address the rate limit counts the request by: the connecting address (REMOTE_ADDR),
+    or, behind as many trusted proxies as REST_FRAMEWORK's NUM_PROXIES says, the client they
+    report. With NUM_PROXIES 0 (the default) no X-Forwarded-For is believed. A server that
+    reports no address at all gets "": its requests then share one allowance, never none."""
+    return PublicRateThrottle().get_ident(request) or ""
 
 
 class HoldCreateApi(PublicApi):
@@ -25,9 +31,12 @@ class HoldCreateApi(PublicApi):
         service = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
         start = InstantField(help_text="A slot's start, as availability gives it.")
         holder = holder_field(
+            required=True,
             help_text=(
-                "Keep it secret. Omit it on the first hold: a new one is made and returned. "
-                "Holding again with the same holder replaces the earlier hold."
+                "Required. Make one at random for each visitor (e.g. a UUID without its "
+                "dashes), keep it for the visit and keep it secret: whoever names it sees the "
+                "held slot as open and may book it. Holding again with the same holder "
+                "replaces the earlier hold."
             ),
         )
 
@@ -47,6 +56,10 @@ class HoldCreateApi(PublicApi):
     @extend_schema(
         operation_id="hold_create",
         summary="Hold a slot for the business's hold length",
+        description=(
+            "One hold per holder; at most HOLDS_PER_ADDRESS live holds per client address at "
+            "the business (409 `too_many_holds` beyond it)."
+        ),
         parameters=[SLUG_PARAMETER],
         request=InputSerializer,
         responses={201: OutputSerializer, **error_responses(400, 404, 409, 413, 415, 429)},
@@ -60,6 +73,7 @@ class HoldCreateApi(PublicApi):
         hold = hold_slot(
             service=service,
             start=body.validated_data["start"],
-            holder=body.validated_data.get("holder", "") or new_holder(),
+            holder=body.validated_data["holder"],
+            address=client_address(request),
         )
         return Response(self.OutputSerializer(hold, context=self.output_context()).data, status=201)

@@ -1,15 +1,19 @@
 """What every public endpoint shares: no authentication (so no session, no CSRF, no cookies),
-JSON only, one rate limit per client address, and the error mapping of ``errors``."""
+JSON only, one rate limit per client address, the error mapping of ``errors``, and answers
+that no browser or proxy may store (``Cache-Control: no-store``)."""
 
 import datetime as dt
 import io
 from typing import IO, Any, cast
 
+from django.utils.cache import patch_cache_control
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
@@ -74,6 +78,16 @@ class PublicApi(APIView):
 
     def get_exception_handler(self):
         return public_api_exception_handler
+
+    def finalize_response(self, request: Request, response: Response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        # Every answer here is one client's: a transcript with names, emails and phones, a
+        # booking with its manage token, a hold's secret holder, a managed appointment. Shared
+        # and browser caches must not keep them. The few answers that hold nothing personal
+        # (services, open slots) change with every booking, so they are marked the same: a
+        # new endpoint is covered without anyone having to remember it.
+        patch_cache_control(response, no_store=True)
+        return response
 
     def output_context(self) -> dict[str, Any]:
         return {"time_zone": self.time_zone}

@@ -5,6 +5,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 
+from .acted import ActedBy
 from .base import TimeStampedModel, money_field
 from .business import Business
 from .catalog import Service
@@ -155,9 +156,10 @@ class AppointmentEventKind(models.TextChoices):
     NOTE = "note", "Note"
 
 
-class AppointmentEvent(models.Model):
+class AppointmentEvent(ActedBy):
     """Append-only history of an appointment. Rows are never updated or deleted: the model
-    refuses it, and a database trigger refuses it for any other writer."""
+    refuses it, and a database trigger refuses it for any other writer. Each row names its
+    actor, typed (``ActedBy``)."""
 
     business_path = "business"
     append_only = True
@@ -168,14 +170,13 @@ class AppointmentEvent(models.Model):
     appointment = models.ForeignKey(Appointment, on_delete=models.PROTECT, related_name="events")
     kind = models.CharField(max_length=20, choices=AppointmentEventKind.choices)
     occurred_at = models.DateTimeField(default=timezone.now, db_index=True)
-    actor = models.CharField(max_length=64, help_text="client, owner:<id>, system, agent, stripe")
     data = models.JSONField(default=dict, blank=True)
 
-    class Meta:
+    class Meta(ActedBy.Meta):
         ordering = ["-occurred_at", "-id"]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} by {self.actor}"
+        return f"{self.get_kind_display()} by {self.actor_display}"
 
     def save(self, *args, **kwargs) -> None:
         if not self._state.adding:

@@ -1,6 +1,7 @@
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
+from django.core.validators import URLValidator
 from django.db import models
 from django.db.models import Q
 
@@ -50,6 +51,16 @@ class Business(TimeStampedModel):
     )
     currency = models.CharField(max_length=3, choices=Currency.choices)
     language = models.CharField(max_length=8, default="en")
+    website = models.URLField(
+        "website",
+        max_length=300,
+        blank=True,
+        validators=[URLValidator(schemes=["http", "https"])],
+        help_text=(
+            "Your own site (https://…). The assistant may link to its pages; it links to no "
+            "other site."
+        ),
+    )
 
     capacity = models.PositiveSmallIntegerField(
         default=1, help_text="How many appointments may run at the same time."

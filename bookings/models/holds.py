@@ -19,6 +19,9 @@ class SlotHold(models.Model):
     holder = models.CharField(
         max_length=64, help_text="The conversation or widget session holding the slot."
     )
+    # Not the client's address: a keyed hash of it (bookings.addresses), enough to count one
+    # address's live holds and no more. Empty when the caller did not give an address.
+    address_hash = models.CharField(max_length=64, blank=True, default="", editable=False)
     starts_at = models.DateTimeField()
     ends_at = models.DateTimeField()
     occupied_from = models.DateTimeField()
@@ -27,8 +30,20 @@ class SlotHold(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        indexes = [models.Index(fields=["business", "expires_at"], name="hold_by_expiry")]
+        indexes = [
+            models.Index(fields=["business", "expires_at"], name="hold_by_expiry"),
+            models.Index(
+                fields=["business", "address_hash", "expires_at"],
+                condition=~Q(address_hash=""),
+                name="hold_by_address",
+            ),
+        ]
         constraints = [
+            models.CheckConstraint(
+                condition=~Q(holder=""),
+                name="hold_has_holder",
+                violation_error_message="A hold needs a holder.",
+            ),
             models.UniqueConstraint(
                 fields=["business", "holder"],
                 name="hold_one_per_holder",

@@ -16,6 +16,7 @@ from decimal import Decimal
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from bookings.actors import CLIENT, Actor
 from bookings.availability import Interval, free_seat, is_open_slot, lock_days
 from bookings.errors import IdempotencyConflict, InvalidBooking, SlotUnavailable
 from bookings.locks import lock_booking_days
@@ -78,13 +79,15 @@ def appointment_create(
     holder: str | None = None,
     price: Decimal | None = None,
     status: str = AppointmentStatus.CONFIRMED,
-    actor: str = "client",
+    actor: Actor = CLIENT,
     now: dt.datetime | None = None,
 ) -> BookingOutcome:
-    """Book ``service`` at ``start`` for ``client`` (details, or an existing client row).
+    """Book ``service`` at ``start`` for ``client`` (details, or an existing client row), at
+    ``price`` (the list price when None), recorded as done by ``actor``.
 
-    Raises InvalidBooking (bad request), IdempotencyConflict (key reused for another request)
-    or SlotUnavailable (the time is not open, or was just taken; with real alternatives).
+    Raises InvalidBooking (bad request, or a price below the service's floor),
+    IdempotencyConflict (key reused for another request) or SlotUnavailable (the time is not
+    open, or was just taken; with real alternatives).
     A repeated request with the same key returns the first outcome, unchanged.
     """
     now = now or timezone.now()
@@ -160,12 +163,26 @@ def _check_request(
     errors = {}
     if price is not None and not 0 <= price <= MAX_PRICE:
         errors["price"] = f"The agreed price must be between 0 and {MAX_PRICE}."
+    elif price is not None and (refusal := price_floor_refusal(service, price)):
+        errors["price"] = refusal
     if status not in BOOKABLE_STATUSES:
         errors["status"] = f"A new appointment is {' or '.join(sorted(BOOKABLE_STATUSES))}."
     if isinstance(client, Client) and client.business_id != service.business_id:
         errors["client"] = "This client belongs to another business."
     if errors:
         raise InvalidBooking(errors)
+
+
+def price_floor_refusal(service: Service, price: Decimal) -> str | None:
+    """Why ``price`` cannot be agreed for ``service``, or None. The one rule every writer of a
+    price meets — the dashboard, the API, the assistant: no price below the service's floor."""
+    if price < service.price_floor:
+        currency = service.business.currency
+        return (
+            f"{price} {currency} is below the floor of {service.price_floor} {currency} "
+            f"for {service.name}."
+        )
+    return None
 
 
 def _replay(service: Service, key: str, fingerprint: str) -> BookingOutcome | None:
@@ -231,7 +248,7 @@ def _insert(
     status: str,
     idempotency_key: str | None,
     fingerprint: str,
-    actor: str,
+    actor: Actor,
 ) -> Appointment:
     business = service.business
     if isinstance(client, ClientDetails):
@@ -257,7 +274,7 @@ def _insert(
         business=business,
         appointment=appointment,
         kind=AppointmentEventKind.CREATED,
-        actor=actor,
+        **actor.fields(),
         data={"start": start.isoformat(), "seat": seat, "status": status, "price": str(price)},
     )
     return appointment

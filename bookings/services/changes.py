@@ -7,6 +7,7 @@ import datetime as dt
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from bookings.actors import CLIENT, Actor
 from bookings.availability import lock_days
 from bookings.errors import AppointmentNotChangeable, InvalidBooking, SlotUnavailable
 from bookings.lifecycle import change_refusal
@@ -35,10 +36,11 @@ def appointment_reschedule(
     *,
     appointment: Appointment,
     new_start: dt.datetime,
-    actor: str = "client",
+    actor: Actor = CLIENT,
     now: dt.datetime | None = None,
 ) -> Appointment:
-    """Move the appointment to ``new_start``, keeping its service, client and price.
+    """Move the appointment to ``new_start``, keeping its service, client and price (a price
+    agreed at booking met the floor then; a move neither sets nor re-judges it).
 
     Raises InvalidBooking, AppointmentNotChangeable, or SlotUnavailable with alternatives.
     """
@@ -98,7 +100,7 @@ def _record(
     current: Appointment,
     kind: str,
     *,
-    actor: str,
+    actor: Actor,
     status: str | None = None,
     data: dict | None = None,
     now: dt.datetime | None = None,
@@ -112,7 +114,7 @@ def _record(
         business_id=current.business_id,
         appointment=current,
         kind=kind,
-        actor=actor,
+        **actor.fields(),
         data=data or {},
     )
     reminders_sync(current, now=now)
@@ -122,7 +124,7 @@ def _record(
 def appointment_cancel(
     *,
     appointment: Appointment,
-    actor: str = "client",
+    actor: Actor = CLIENT,
     reason: str = "",
     now: dt.datetime | None = None,
 ) -> Appointment:
@@ -143,7 +145,7 @@ def appointment_cancel(
 
 
 def appointment_confirm_deposit(
-    *, appointment: Appointment, actor: str = "stripe", data: dict | None = None
+    *, appointment: Appointment, actor: Actor, data: dict | None = None
 ) -> Appointment:
     """A deposit was verified as paid: an appointment awaiting it is confirmed. Anything else
     (already confirmed, released meanwhile) is left as it is and recorded."""
@@ -161,7 +163,7 @@ def appointment_confirm_deposit(
 
 
 def appointment_release_unpaid(
-    *, appointment: Appointment, actor: str = "system", data: dict | None = None
+    *, appointment: Appointment, actor: Actor, data: dict | None = None
 ) -> Appointment:
     """The deposit was not paid in time: an appointment still awaiting it is released and its
     time offered again. A confirmed appointment is never released here."""
@@ -185,7 +187,7 @@ OUTCOMES: dict[str, str] = {
 
 
 def appointment_record_outcome(
-    *, appointment: Appointment, outcome: str, actor: str, now: dt.datetime | None = None
+    *, appointment: Appointment, outcome: str, actor: Actor, now: dt.datetime | None = None
 ) -> Appointment:
     """The owner records whether the client came (attended) or not (no-show), once the visit
     has started. A no-show gets its follow-up message planned; the other reminders stop."""

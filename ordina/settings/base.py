@@ -1,8 +1,10 @@
 """Settings shared by every environment. Secrets and machine-specific values come from ``env``."""
 
+import datetime as dt
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 from .mail import mailer_from_url
 
@@ -25,6 +27,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "axes",
     "bookings",
     "payments",
     "agent",
@@ -33,6 +36,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost, so a database failure anywhere below it (a view, the session, the dashboard's
+    # time zone) answers 503 rather than a 500 page (ordina.database_unavailable).
+    "ordina.database_unavailable.DatabaseUnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -41,6 +47,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "bookings.middleware.BusinessTimeZoneMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a locked-out sign-in into the lock-out page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "ordina.urls"
@@ -66,7 +74,7 @@ TEMPLATES = [
 # Unset DATABASE_URL means the embedded SQLite file: the demo runs with nothing installed.
 # Tests and production run on Postgres (the concurrency guarantees are Postgres's).
 EMBEDDED_DATABASE = BASE_DIR / "var" / "ordina.sqlite3"
-DATABASE_URL = env.str("DATABASE_URL", default="")  # empty counts as unset
+DATABASE_URL = env.str("DATABASE_URL", default="").strip()  # empty counts as unset
 if not DATABASE_URL:
     EMBEDDED_DATABASE.parent.mkdir(exist_ok=True)
 DATABASES = {"default": env.db_url_config(DATABASE_URL or f"sqlite:///{EMBEDDED_DATABASE}")}
@@ -86,6 +94,33 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# --- sign-in lock-out (django-axes) -----------------------------------------------------------
+# Guessing a dashboard password is stopped: after AXES_FAILURE_LIMIT wrong passwords for one
+# account from one address, that account cannot sign in from that address for
+# AXES_COOLOFF_MINUTES (other accounts, and the same account elsewhere, are unaffected). A
+# successful sign-in clears the count. Axes's backend comes first so it is asked before any
+# password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_MINUTES = env.int("AXES_COOLOFF_MINUTES", default=15)
+if AXES_FAILURE_LIMIT < 1 or AXES_COOLOFF_MINUTES < 1:
+    raise ImproperlyConfigured(
+        "AXES_FAILURE_LIMIT and AXES_COOLOFF_MINUTES must be whole numbers of at least 1 "
+        f"(got {AXES_FAILURE_LIMIT} and {AXES_COOLOFF_MINUTES})."
+    )
+AXES_COOLOFF_TIME = dt.timedelta(minutes=AXES_COOLOFF_MINUTES)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+# Failures while locked out do not restart the clock: "try again in 15 minutes" stays true.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_CALLABLE = "ordina.sign_in_lockout.lockout_response"
+# Failed sign-ins and lock-outs are still logged; this drops the banner axes prints at the start
+# of every command (it would open `make demo`'s output).
+AXES_VERBOSE = False
 
 # --- i18n and time: aware datetimes stored in UTC; each business's rules in its own zone ----
 LANGUAGE_CODE = "en-us"
@@ -109,6 +144,11 @@ REST_FRAMEWORK = {
     # X-Forwarded-For a client sends and anyone could step around the rate limit.
     "NUM_PROXIES": 0,
 }
+# How many live holds one client address (an IPv6 client's /64) may have at one business: with
+# the rate limit alone, one address could hold a whole day and turn every other client away.
+HOLDS_PER_ADDRESS = env.int("HOLDS_PER_ADDRESS", default=3)
+if HOLDS_PER_ADDRESS < 1:
+    raise ImproperlyConfigured("HOLDS_PER_ADDRESS must be at least 1: with 0 nobody could hold.")
 SPECTACULAR_SETTINGS = {
     "TITLE": "Ordina API",
     "DESCRIPTION": "Booking engine: deterministic core, agentic shell.",
@@ -141,6 +181,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     },
     "reconcile-payments": {"task": "reminders.tasks.reconcile_payments", "schedule": 300.0},
     "sync-calendars": {"task": "reminders.tasks.sync_calendars", "schedule": 900.0},
+    "sweep-knowledge-reads": {"task": "knowledge.tasks.sweep_knowledge_reads", "schedule": 120.0},
 }
 # A dispatcher's claim on due reminders: a claim older than this (its worker died) is taken
 # again. It must outlast sending one batch, or a slow batch is sent twice.
@@ -156,6 +197,13 @@ CALENDAR_FEEDS_ALLOW_PRIVATE_ADDRESSES = env.bool(
 # How many characters of a business's knowledge base a prompt may include, shared fairly
 # between its sources (knowledge.budget).
 KNOWLEDGE_BUDGET_CHARS = env.int("KNOWLEDGE_BUDGET_CHARS", default=6000)
+# Uploaded documents and web pages are read by a Celery worker, never in the owner's request:
+# at most this many seconds per source (then it is stopped and recorded as failed), on this
+# queue ("" = Celery's default). Inline reads them in the process that saved them, after
+# commit: only for running without a broker (the embedded demo; see knowledge.tasks).
+KNOWLEDGE_READ_SECONDS = env.int("KNOWLEDGE_READ_SECONDS", default=60)
+KNOWLEDGE_READ_QUEUE = env.str("KNOWLEDGE_READ_QUEUE", default="")
+KNOWLEDGE_READ_INLINE = env.bool("KNOWLEDGE_READ_INLINE", default=False)
 
 # --- Stripe: only payments/stripe_api.py reads these ----------------------------------------
 STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY", default="")
@@ -195,12 +243,20 @@ ORDINA_MODEL_TIMEOUT = env.float("ORDINA_MODEL_TIMEOUT", default=20.0)
 ORDINA_MODEL_MAX_TOKENS = env.int("ORDINA_MODEL_MAX_TOKENS", default=1024)
 
 # --- email ----------------------------------------------------------------------------------
-MAILERS = {"default": mailer_from_url(env.str("EMAIL_URL", default="consolemail://"))}
+# An empty EMAIL_URL counts as unset, like DATABASE_URL.
+MAILERS = {"default": mailer_from_url(env.str("EMAIL_URL", default="").strip() or "consolemail://")}
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Ordina <bookings@localhost>")
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {
+        # A database outage is logged once per request, by ordina.database_unavailable.
+        "one_line_per_database_failure": {
+            "()": "ordina.database_unavailable.OneLinePerDatabaseFailure"
+        }
+    },
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {"django.request": {"filters": ["one_line_per_database_failure"]}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }

@@ -1,16 +1,60 @@
-"""Production: no secret has a default, and the transport is hardened."""
+"""Production: every secret and every shared service is required — unset or empty stops the
+process at start with a message naming the variable — the database is PostgreSQL, the cache is
+Redis, and the transport is hardened.
+
+The served entry points (``ordina.wsgi``, ``ordina.asgi``, ``celery -A ordina``) default to
+these settings, so a deployment that forgets DJANGO_SETTINGS_MODULE refuses to start rather
+than run on the local settings and their public signing key.
+"""
+
+from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
 from .base import env
 from .mail import mailer_from_url
 
+
+def required(name: str) -> str:
+    """The variable's value. Unset, empty or blank stops the process: ``env.str(name)`` alone
+    would accept ``NAME=`` and run with an empty secret (an unsigned webhook, say)."""
+    value = env.str(name, default="")
+    if not value.strip():
+        raise ImproperlyConfigured(
+            f"Set the {name} environment variable: production settings require it "
+            "(it is unset or empty)."
+        )
+    return value
+
+
 DEBUG = False
-SECRET_KEY = env.str("SECRET_KEY")  # no default: a missing key stops the process at start
-ALLOWED_HOSTS = env.list("ALLOWED_HOSTS")
-STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY")
-STRIPE_WEBHOOK_SECRET = env.str("STRIPE_WEBHOOK_SECRET")
-PAYMENTS_INTERNAL_SECRET = env.str("PAYMENTS_INTERNAL_SECRET")
-MAILERS = {"default": mailer_from_url(env.str("EMAIL_URL"))}  # a real mailer, no console default
+SECRET_KEY = required("SECRET_KEY")
+ALLOWED_HOSTS = [host.strip() for host in required("ALLOWED_HOSTS").split(",") if host.strip()]
+STRIPE_SECRET_KEY = required("STRIPE_SECRET_KEY")
+STRIPE_WEBHOOK_SECRET = required("STRIPE_WEBHOOK_SECRET")
+PAYMENTS_INTERNAL_SECRET = required("PAYMENTS_INTERNAL_SECRET")
+MAILERS = {"default": mailer_from_url(required("EMAIL_URL"))}  # a real mailer, no console default
+
+# No embedded SQLite fallback: the booking guarantees (advisory locks, the exclusion
+# constraint against double booking) are PostgreSQL's.
+DATABASES = {"default": env.db_url_config(required("DATABASE_URL"))}
+DATABASES["default"]["ATOMIC_REQUESTS"] = False
+if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+    raise ImproperlyConfigured(
+        "DATABASE_URL must name a PostgreSQL database (postgres://user:pass@host:5432/ordina) "
+        f"in production; got engine {DATABASES['default']['ENGINE']!r}."
+    )
+
+# One cache shared by every process: the public API's rate limit counts there, and a cache
+# per process would let each worker allow the whole rate again.
+CACHE_URL = required("CACHE_URL")
+if not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+    raise ImproperlyConfigured(
+        "CACHE_URL must name a Redis server (redis://host:6379/1, rediss://… or unix://…) "
+        "in production; the rate limits are shared through it."
+    )
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+}
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)

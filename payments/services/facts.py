@@ -5,6 +5,7 @@ from decimal import Decimal
 
 from django.db import transaction
 
+from bookings.actors import Actor
 from bookings.services import appointment_confirm_deposit, appointment_release_unpaid
 from payments.models import Payment, PaymentStatus
 from payments.states import PaymentFacts, status_of
@@ -27,7 +28,7 @@ def facts_of(payment: Payment) -> PaymentFacts:
 def apply_payment_facts(
     payment: Payment,
     *,
-    source: str,
+    source: Actor,
     paid_at: dt.datetime | None = None,
     amount_refunded: Decimal | None = None,
     expired_at: dt.datetime | None = None,

@@ -6,9 +6,14 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
+from bookings.actors import Actor
+from bookings.models import Appointment, AppointmentStatus
+from bookings.services import appointment_release_unpaid
 from payments import stripe_api
 from payments.models import Payment, PaymentStatus
+from payments.stripe_events import StripeObject
 
+from .checkout import payment_hold
 from .facts import PaymentMismatch, apply_payment_facts
 from .webhooks import _check_session
 
@@ -30,17 +35,21 @@ def payment_verify(payment: Payment, *, now: dt.datetime | None = None) -> Payme
     if not payment.checkout_session_id:
         return payment
     session = stripe_api.retrieve_checkout_session(payment.checkout_session_id)
-    as_event = {
-        "id": session.id,
-        "amount_total": session.amount_total,
-        "currency": session.currency,
-        "payment_intent": session.payment_intent,
-    }
+    as_event = StripeObject(
+        kind="checkout.session",
+        id=session.id,
+        payment_intent=session.payment_intent,
+        amount=session.amount_total,
+        currency=session.currency,
+        payment_status=session.payment_status,
+        amount_refunded=None,
+        reference=None,
+    )
     _check_session(payment, as_event, session.livemode)
     if session.payment_status == "paid":
-        return apply_payment_facts(payment, source="reconciliation", paid_at=now)
+        return apply_payment_facts(payment, source=Actor.payments(), paid_at=now)
     if session.status == "expired":
-        return apply_payment_facts(payment, source="reconciliation", expired_at=now)
+        return apply_payment_facts(payment, source=Actor.payments(), expired_at=now)
     return payment
 
 
@@ -68,18 +77,48 @@ def reconcile_pending(*, now: dt.datetime | None = None) -> Reconciliation:
 
 def release_unpaid_expired(*, now: dt.datetime | None = None) -> int:
     """The backstop to checkout.session.expired: payments still pending past their hold are
-    expired and their appointments released. Stripe is asked first, so a client who paid at
-    the last moment (its webhook still on the way) keeps the appointment; a payment Stripe
-    cannot be asked about is left for the next sweep. Returns how many were released."""
+    expired and their appointments released. Stripe is asked first and the Checkout closed at
+    Stripe before the time is let go, so a client who paid at the last moment (its webhook
+    still on the way) keeps the appointment and nobody can pay a released one; a payment
+    Stripe cannot be asked about is left for the next sweep. An appointment awaiting a deposit
+    with no payment on record at all (written before payments were made with the booking) is
+    released once a payment's hold would have run out. Returns how many were released."""
     now = now or timezone.now()
     overdue = Payment.objects.filter(status=PaymentStatus.PENDING, expires_at__lte=now)
     released = 0
     for payment in overdue:
         try:
-            payment = payment_verify(payment, now=now)
+            payment = _closed_at_stripe(payment_verify(payment, now=now), now)
         except (stripe_api.StripeUnavailable, PaymentMismatch):
             continue
         if payment.status == PaymentStatus.PENDING:
-            payment = apply_payment_facts(payment, source="sweep", expired_at=now)
+            payment = apply_payment_facts(payment, source=Actor.system(), expired_at=now)
         released += payment.status == PaymentStatus.EXPIRED
+    orphans = Appointment.objects.filter(
+        status=AppointmentStatus.PENDING_PAYMENT,
+        payment__isnull=True,
+        created_at__lte=now - payment_hold(),
+    )
+    for appointment in orphans:
+        after = appointment_release_unpaid(
+            appointment=appointment,
+            actor=Actor.system(),
+            data={"reason": "no payment was ever opened for the deposit"},
+        )
+        released += after.status == AppointmentStatus.EXPIRED
     return released
+
+
+def _closed_at_stripe(payment: Payment, now: dt.datetime) -> Payment:
+    """Still pending with an open Checkout: close it at Stripe. If Stripe will not because it
+    was paid (or expired) meanwhile, what Stripe says now is recorded instead."""
+    if payment.status != PaymentStatus.PENDING or not payment.checkout_session_id:
+        return payment
+    try:
+        stripe_api.expire_checkout_session(payment.checkout_session_id)
+    except stripe_api.StripeUnavailable:
+        # Not open any more, or Stripe is down: ask again; still open means try next sweep.
+        payment = payment_verify(payment, now=now)
+        if payment.status == PaymentStatus.PENDING:
+            raise
+    return payment

@@ -8,6 +8,7 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils import timezone
 
+from bookings.actors import Actor
 from bookings.models import Appointment, AppointmentEvent, AppointmentEventKind
 from payments import stripe_api
 from payments.deposits import to_minor_units
@@ -41,7 +42,7 @@ def refund_issue(
     *,
     appointment: Appointment,
     amount: Decimal,
-    actor: str,
+    actor: Actor,
     reason: str = "",
     now: dt.datetime | None = None,
 ) -> Refund:
@@ -74,14 +75,14 @@ def refund_issue(
             stripe_refund_id=result.id,
             idempotency_key=key,
             reason=reason,
-            actor=actor,
+            **actor.fields(),
         )
         apply_payment_facts(payment, source=actor, amount_refunded=payment.amount_refunded + amount)
         AppointmentEvent.objects.create(
             business=appointment.business,
             appointment=appointment,
             kind=AppointmentEventKind.REFUNDED,
-            actor=actor,
+            **actor.fields(),
             data={"amount": str(amount), "refund": result.id, "reason": reason},
         )
     return refund

@@ -4,31 +4,35 @@ The event row (unique on Stripe's event id) is inserted in the same transaction 
 change it causes, so a redelivery — sequential or concurrent — finds the row and changes
 nothing. Before a payment is marked paid, the session or intent id, the amount, the currency
 and livemode must match what we stored. Unknown event types are stored and acknowledged.
+
+A signed event whose fields have shapes Stripe never sends (``payments.stripe_events`` decides
+which) is stored too, with outcome failed and the field named, and answered 200: it is neither
+lost nor applied, and the replay command can run it again. Only a body with no event id to
+store it under is refused (400).
 """
 
-import datetime as dt
 import logging
 from dataclasses import dataclass
-from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from bookings.actors import Actor
 from payments import stripe_api
 from payments.deposits import from_minor_units, to_minor_units
 from payments.models import Payment, WebhookEvent, WebhookOutcome
+from payments.stripe_events import (
+    INTENT_SUCCEEDED,
+    SESSION_EVENTS,
+    HandledEvent,
+    MalformedEvent,
+    StripeObject,
+    read_handled_event,
+)
 
 from .facts import PaymentMismatch, apply_payment_facts
 
 logger = logging.getLogger(__name__)
-
-SESSION_EVENTS = {
-    "checkout.session.completed",
-    "checkout.session.async_payment_succeeded",
-    "checkout.session.async_payment_failed",
-    "checkout.session.expired",
-}
-HANDLED = SESSION_EVENTS | {"payment_intent.succeeded", "charge.refunded"}
 
 
 @dataclass(frozen=True)
@@ -38,7 +42,8 @@ class WebhookReceipt:
 
 
 def webhook_receive(payload: bytes, signature: str | None) -> WebhookReceipt:
-    """Verify and record one delivery. Raises stripe_api.WebhookSignatureInvalid (→ 400)."""
+    """Verify and record one delivery. Raises stripe_api.WebhookSignatureInvalid or
+    stripe_events.NotAnEvent (both → 400, nothing stored); any event with an id is stored."""
     verified = stripe_api.verify_webhook(payload, signature)
     try:
         with transaction.atomic():
@@ -72,14 +77,18 @@ def _process(event: WebhookEvent) -> None:
     """Apply the event inside the caller's transaction; a failure is recorded on the event
     (in a savepoint, so the event row itself is kept) and answered 200: Stripe retrying the
     same delivery would not fix it, the replay command can."""
-    if event.type not in HANDLED:
+    try:
+        handled = read_handled_event(event.payload)
+    except MalformedEvent as problem:
+        logger.warning("Stripe event %s is malformed: %s", event.stripe_event_id, problem)
+        _record(event, WebhookOutcome.FAILED, error=str(problem))
+        return
+    if handled is None:
         _record(event, WebhookOutcome.IGNORED)
         return
     try:
         with transaction.atomic():
-            payment = _apply(
-                event.type, event.payload["data"]["object"], event.livemode, _created(event)
-            )
+            payment = _apply(handled)
     except (PaymentMismatch, Payment.DoesNotExist, KeyError, ValueError) as problem:
         logger.warning("Stripe event %s not applied: %s", event.stripe_event_id, problem)
         _record(event, WebhookOutcome.FAILED, error=str(problem) or type(problem).__name__)
@@ -95,43 +104,38 @@ def _record(event: WebhookEvent, outcome: str, *, error: str = "", payment=None)
     event.save(update_fields=["outcome", "error", "payment", "processed_at"])
 
 
-def _created(event: WebhookEvent) -> dt.datetime:
-    return dt.datetime.fromtimestamp(int(event.payload.get("created") or 0), dt.UTC)
-
-
-def _apply(kind: str, obj: dict[str, Any], livemode: bool, at: dt.datetime) -> Payment:
+def _apply(event: HandledEvent) -> Payment:
+    kind, obj, at = event.type, event.object, event.created
     if kind in SESSION_EVENTS:
-        payment = _payment_for(obj, id_field="checkout_session_id")
-        _check_session(payment, obj, livemode)
+        payment = _payment_for(obj, id_field="checkout_session_id", value=obj.id)
+        _check_session(payment, obj, event.livemode)
         if kind == "checkout.session.expired":
-            return apply_payment_facts(payment, source="stripe", expired_at=at)
+            return apply_payment_facts(payment, source=Actor.payments(), expired_at=at)
         if kind == "checkout.session.async_payment_failed":
-            return apply_payment_facts(payment, source="stripe", failed_at=at)
-        if kind == "checkout.session.completed" and obj.get("payment_status") != "paid":
+            return apply_payment_facts(payment, source=Actor.payments(), failed_at=at)
+        if kind == "checkout.session.completed" and obj.payment_status != "paid":
             return payment  # paid later by async_payment_succeeded, or not at all
-        return apply_payment_facts(payment, source="stripe", paid_at=at)
-    if kind == "payment_intent.succeeded":
-        payment = _payment_for(obj, id_field="payment_intent_id")
-        _check_money(payment, obj.get("amount_received"), obj.get("currency"), obj, livemode)
-        return apply_payment_facts(payment, source="stripe", paid_at=at)
+        return apply_payment_facts(payment, source=Actor.payments(), paid_at=at)
+    if kind == INTENT_SUCCEEDED:
+        payment = _payment_for(obj, id_field="payment_intent_id", value=obj.id)
+        _check_money(payment, obj, event.livemode)
+        return apply_payment_facts(payment, source=Actor.payments(), paid_at=at)
     # charge.refunded: amount_refunded is the charge's cumulative total.
-    payment = _payment_for(obj, id_field="payment_intent_id", id_key="payment_intent")
-    _check_money(payment, obj.get("amount"), obj.get("currency"), obj, livemode)
+    payment = _payment_for(obj, id_field="payment_intent_id", value=obj.payment_intent)
+    _check_money(payment, obj, event.livemode)
     return apply_payment_facts(
         payment,
-        source="stripe",
+        source=Actor.payments(),
         paid_at=at,
-        amount_refunded=from_minor_units(int(obj.get("amount_refunded") or 0)),
+        amount_refunded=from_minor_units(obj.amount_refunded or 0),
     )
 
 
-def _payment_for(obj: dict[str, Any], *, id_field: str, id_key: str = "id") -> Payment:
+def _payment_for(obj: StripeObject, *, id_field: str, value: str | None) -> Payment:
     """Our payment for a Stripe object: by the metadata we attached, else by its id."""
-    reference = (obj.get("metadata") or {}).get("ordina_payment")
-    if reference and str(reference).isdigit():
-        field, value = "pk", reference
-    else:
-        field, value = id_field, obj.get(id_key)
+    field = id_field
+    if obj.reference:
+        field, value = "pk", obj.reference
     if not value:
         raise PaymentMismatch("the event names no payment of ours")
     try:
@@ -141,34 +145,37 @@ def _payment_for(obj: dict[str, Any], *, id_field: str, id_key: str = "id") -> P
         raise PaymentMismatch(f"no payment of ours has {field} {value}") from None
 
 
-def _check_session(payment: Payment, session: dict[str, Any], livemode: bool) -> None:
-    if payment.checkout_session_id and session.get("id") != payment.checkout_session_id:
+def _check_session(payment: Payment, session: StripeObject, livemode: bool) -> None:
+    if payment.checkout_session_id and session.id != payment.checkout_session_id:
         raise PaymentMismatch(
-            f"checkout {session.get('id')} is not the one opened for payment {payment.pk}"
+            f"checkout {session.id} is not the one opened for payment {payment.pk}"
         )
-    _check_money(payment, session.get("amount_total"), session.get("currency"), session, livemode)
-    intent = session.get("payment_intent")
+    _check_money(payment, session, livemode)
+    intent = session.payment_intent
     if intent and not payment.payment_intent_id:
+        # The intent id is unique: one already another payment's is a mismatch, not a crash.
+        holder = Payment.objects.filter(payment_intent_id=intent).values_list("pk", flat=True)
+        if holder:
+            raise PaymentMismatch(
+                f"intent {intent} is payment {holder[0]}'s, not payment {payment.pk}'s"
+            )
         Payment.objects.filter(pk=payment.pk).update(payment_intent_id=intent)
 
 
-def _check_money(
-    payment: Payment, amount: Any, currency: Any, obj: dict[str, Any], livemode: bool
-) -> None:
-    if amount is not None and int(amount) != to_minor_units(payment.amount):
+def _check_money(payment: Payment, obj: StripeObject, livemode: bool) -> None:
+    if obj.amount is not None and obj.amount != to_minor_units(payment.amount):
         raise PaymentMismatch(
-            f"Stripe reports {amount} minor units, payment {payment.pk} is for "
+            f"Stripe reports {obj.amount} minor units, payment {payment.pk} is for "
             f"{to_minor_units(payment.amount)}"
         )
-    if currency and str(currency).upper() != payment.currency:
+    if obj.currency and obj.currency.upper() != payment.currency:
         raise PaymentMismatch(
-            f"Stripe reports {currency}, payment {payment.pk} is in {payment.currency}"
+            f"Stripe reports {obj.currency}, payment {payment.pk} is in {payment.currency}"
         )
     if livemode != payment.livemode:
         raise PaymentMismatch(f"livemode {livemode} does not match payment {payment.pk}")
     # A refunded charge reports the payment paid too, so its intent is checked like an intent's.
-    kind = obj.get("object")
-    intent = obj.get("id") if kind == "payment_intent" else obj.get("payment_intent")
+    intent = obj.id if obj.kind == "payment_intent" else obj.payment_intent
     is_ours = not payment.payment_intent_id or intent == payment.payment_intent_id
-    if kind in ("payment_intent", "charge") and not is_ours:
+    if obj.kind in ("payment_intent", "charge") and not is_ours:
         raise PaymentMismatch(f"intent {intent} is not payment {payment.pk}'s")

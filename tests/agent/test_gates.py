@@ -108,7 +108,12 @@ def test_granted_command_passes_capability():
 def test_refund_of_an_appointment_that_does_not_exist_is_blocked():
     verdict = policy_gate(refund("A-9999", "40.00"), RefundFacts(state=None, now=NOW))
 
-    assert verdict == GateVerdict(False, Stage.POLICY, "appointment A-9999 does not exist")
+    assert verdict == GateVerdict(
+        False,
+        Stage.POLICY,
+        "appointment A-9999 does not exist",
+        "I couldn't find that appointment.",
+    )
 
 
 @pytest.mark.parametrize(
@@ -136,7 +141,8 @@ def test_refund_of_an_appointment_that_does_not_exist_is_blocked():
 def test_refund_is_judged_by_the_payments_refund_policy(amount, state, reason):
     verdict = policy_gate(refund(amount=amount), RefundFacts(state=state, now=NOW))
 
-    assert verdict == GateVerdict(False, Stage.POLICY, reason)
+    # The refund policy's reasons are plain words: the client reads the same sentence.
+    assert verdict == GateVerdict(False, Stage.POLICY, reason, reason)
 
 
 def test_refund_within_every_rule_passes():

@@ -98,7 +98,7 @@ def test_a_booking_claimed_without_a_record_is_rewritten_honestly(draft):
     # when the model claims one
     result = completion_claims_guard(draft, given)
     # then the claim is gone and the client hears the truth and the real next step
-    assert result.text.startswith("Nothing is booked yet — " + NEXT_STEP)
+    assert result.text.startswith("Nothing is booked yet. " + NEXT_STEP)
     assert not BOOKING_WORDS.search(result.text.removeprefix("Nothing is booked yet"))
     assert result.rewrites
     assert {rewrite.guard for rewrite in result.rewrites} == {"completion_claims"}
@@ -118,7 +118,7 @@ def test_a_booking_claimed_without_a_record_is_rewritten_honestly(draft):
 def test_payment_and_message_claims_without_a_record_are_rewritten(draft, honest):
     given = facts(payment_requested=True)
     result = completion_claims_guard(draft, given)
-    assert result.text.startswith(honest[:-1] + " — ")
+    assert result.text.startswith(honest + " ")
     assert draft not in result.text
 
 
@@ -156,7 +156,7 @@ def test_honest_denials_futures_and_conditions_are_not_claims(draft):
 
 def test_a_greeting_before_a_false_claim_stays_in_front_of_the_truth():
     result = completion_claims_guard("Hi Anna! Friday works, see you then. Bye!", facts())
-    assert result.text == f"Hi Anna! Nothing is booked yet — {NEXT_STEP} Bye!"
+    assert result.text == f"Hi Anna! Nothing is booked yet. {NEXT_STEP} Bye!"
 
 
 CONFIRM_INCIDENT = [
@@ -187,7 +187,7 @@ def test_typing_confirm_three_times_never_yields_a_claimed_confirmation():
         assert not BOOKING_WORDS.search(reply.text.removeprefix("Nothing is booked yet"))
         assert "resent" not in reply.text
         assert "completion_claims" in {rewrite.guard for rewrite in reply.rewrites}
-    assert "Nothing has been sent yet" in transcript[-1][1].text
+    assert "nothing has been sent yet" in transcript[-1][1].text
 
 
 # --------------------------------------------------------------------------- (2) dates and times
@@ -509,7 +509,7 @@ def test_a_reply_wrong_in_every_way_is_fully_rewritten_and_every_rewrite_is_reco
         "I checked the database and took an advisory lock."
     )
     result = guard_reply(draft, facts())
-    assert result.text == f"Nothing is booked yet — {NEXT_STEP} The cut is €45.00."
+    assert result.text == f"Nothing is booked yet. {NEXT_STEP} The cut is €45.00."
     assert [rewrite.guard for rewrite in result.rewrites] == [
         "completion_claims",
         "payment_talk",
@@ -522,6 +522,7 @@ def test_a_reply_wrong_in_every_way_is_fully_rewritten_and_every_rewrite_is_reco
 
 def test_the_guards_run_in_a_fixed_order():
     assert [name for name, _guard in GUARDS] == [
+        "links",
         "required_fields",
         "completion_claims",
         "payment_talk",
@@ -533,7 +534,7 @@ def test_the_guards_run_in_a_fixed_order():
 
 def test_without_a_next_step_from_the_core_the_fallback_is_neutral():
     result = guard_reply("Your booking is confirmed!", facts(next_step=""))
-    assert result.text == f"Nothing is booked yet — {FALLBACK_NEXT_STEP}"
+    assert result.text == f"Nothing is booked yet. {FALLBACK_NEXT_STEP}"
     assert not BOOKING_WORDS.search(FALLBACK_NEXT_STEP)
 
 

@@ -45,7 +45,7 @@ CAPSTONE_ROWS = [
 
 @pytest.fixture
 def fake_stripe(settings):
-    fake, server = start_fake_stripe()
+    fake, server = start_fake_stripe(checks_expiry=False)  # its orders were paid days ago
     settings.STRIPE_API_BASE = fake.base_url
     settings.STRIPE_SECRET_KEY = SECRET_KEY
     yield fake

@@ -32,6 +32,8 @@ def allowed(role, model_label) -> set[Action]:
         ("bookings.client", {VIEW, ADD, CHANGE}, {VIEW, ADD, CHANGE}),
         ("bookings.appointment", {VIEW, ADD, CHANGE}, {VIEW, ADD, CHANGE}),
         ("bookings.appointmentevent", {VIEW}, {VIEW}),
+        ("agent.conversation", {VIEW, CHANGE}, {VIEW, CHANGE}),
+        ("agent.message", {VIEW}, {VIEW}),
     ],
 )
 def test_owner_and_staff_are_granted_exactly_their_actions(model_label, owner, staff):
@@ -59,6 +61,13 @@ def test_appointments_and_clients_are_never_deleted_in_the_dashboard():
 def test_history_is_read_only_for_every_role():
     for role in Role.values:
         assert allowed(role, "bookings.appointmentevent") == {VIEW}
+
+
+def test_whoever_reads_a_conversation_reads_its_messages_and_nobody_edits_them():
+    for role in Role.values:
+        if role_allows(role, "agent.conversation", VIEW):
+            assert allowed(role, "agent.message") == {VIEW}
+        assert not {ADD, CHANGE, DELETE} & allowed(role, "agent.message")
 
 
 @pytest.mark.parametrize("action", EVERY_ACTION)

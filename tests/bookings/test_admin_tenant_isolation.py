@@ -3,9 +3,13 @@
 The pages are read from ``admin.site._registry`` when the tests are collected, so a newly
 registered model with a ``business_path`` is covered without editing this file (and fails here
 until ``tenant_with_one_of_everything`` builds a row of it). Each matrix test gives two
-businesses, A and B, one row of every model each, and signs in as A's owner.
+businesses, A and B, one row of every model each, and signs in as A's owner. The inline check
+signs in as every role the access table lets open a page with inlines, and compares what it
+sees there with what a superuser sees: a new inline is covered the same way (and fails until
+``with_inline_rows`` puts a row under it).
 """
 
+import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -16,6 +20,7 @@ from django.db.models import Model, QuerySet
 from django.forms import ModelChoiceField
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escape
 
 from agent.models import (
     AgentGrant,
@@ -24,8 +29,11 @@ from agent.models import (
     AuditStage,
     Conversation,
     GuardRewrite,
+    Message,
+    MessageRole,
 )
-from bookings.access import Action, role_allows
+from bookings.access import Action, operator_allows, role_allows
+from bookings.actors import Actor, ActorKind
 from bookings.models import (
     Appointment,
     AppointmentEvent,
@@ -43,6 +51,7 @@ from bookings.models import (
 from knowledge.models import KnowledgeSource, SourceKind
 from knowledge.services import knowledge_source_create
 from payments.models import Payment, PaymentStatus, Refund, WebhookEvent
+from reminders.models import Reminder, ReminderKind, ReminderSetting
 from tests.factories import (
     AppointmentEventFactory,
     AppointmentFactory,
@@ -143,10 +152,10 @@ def tenant_with_one_of_everything() -> Tenant:
             amount=Decimal("2.00"),
             stripe_refund_id=f"re_test_{business.slug}",
             idempotency_key=f"ordina-refund-test-{business.slug}",
-            actor="owner:1",
+            actor=Actor.of_user(ownership.user, Role.OWNER),
         ),
         # Referenced by nothing, so an allowed delete of it is not blocked.
-        AgentGrant: AgentGrant.objects.create(business=business, action="send_message"),
+        AgentGrant: AgentGrant.objects.get_or_create(business=business, action="send_message")[0],
         AuditEntry: AuditEntry.objects.create(
             business=business,
             proposal={"action": "refund", "appointment": "A-1", "amount": "5000.00"},
@@ -355,6 +364,102 @@ def test_owner_is_refused_pages_outside_any_tenant(model, tenant_a, tenant_b, lo
     assert response.status_code == 403
 
 
+# The inlines of a page: every role that may open the page sees in it what a superuser sees.
+
+OPERATOR = "operator"  # Ordina's operators: a group, not a membership role
+
+
+def viewers(model: type[Model]) -> list[str]:
+    """Every role the access table lets open ``model``'s pages."""
+    label = model._meta.label_lower
+    roles = [role for role in Role.values if role_allows(role, label, Action.VIEW)]
+    return [*roles, OPERATOR] if operator_allows(label, Action.VIEW) else roles
+
+
+INLINE_PAGES = [
+    pytest.param(model, role, id=f"{model._meta.model_name}-{role}")
+    for model in SCOPED_MODELS
+    if SCOPED_ADMINS[model].inlines
+    for role in viewers(model)
+]
+
+
+def with_inline_rows(tenant: Tenant) -> None:
+    """Rows under the tenant's rows, so that every inline of every page has something to show
+    (the schedule inlines' rows are already among ``tenant.rows``)."""
+    Message.objects.create(
+        conversation=tenant.row(Conversation),
+        role=MessageRole.CLIENT,
+        text=f"Is {tenant.business.name} open on Sunday?",
+    )
+    Message.objects.create(
+        conversation=tenant.row(Conversation),
+        role=MessageRole.ASSISTANT,
+        text=f"{tenant.business.name} is closed on Sundays.",
+    )
+    appointment = tenant.row(Appointment)
+    Reminder.objects.create(
+        business=tenant.business,
+        appointment=appointment,
+        kind=ReminderKind.BEFORE_24H,
+        due_at=appointment.starts_at - dt.timedelta(days=1),
+    )
+    ReminderSetting.objects.create(
+        business=tenant.business, kind=ReminderKind.BEFORE_2H, offset_minutes=120
+    )
+
+
+def member_in_role(role: str, tenant: Tenant) -> AbstractUser:
+    if role == OPERATOR:
+        return operator()
+    if role == Role.OWNER:
+        return tenant.owner
+    return MembershipFactory(business=tenant.business, role=role).user
+
+
+def inline_rows(response) -> dict[str, list[Model]]:
+    """Each inline the page shows (by its class name), with the rows it lists."""
+    return {
+        type(inline.opts).__name__: [form.instance for form in inline.formset.initial_forms]
+        for inline in response.context["inline_admin_formsets"]
+    }
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("model", "role"), INLINE_PAGES)
+def test_every_role_that_opens_a_page_sees_its_inlines_rows_as_a_superuser_does(
+    model, role, tenant_a, tenant_b, login
+):
+    for tenant in (tenant_a, tenant_b):
+        with_inline_rows(tenant)
+    url = admin_url(model, "change", tenant_a.row(model).pk)
+
+    as_superuser = login(UserFactory(is_superuser=True)).get(url)
+    as_role = login(member_in_role(role, tenant_a)).get(url)
+
+    assert as_superuser.status_code == 200
+    assert as_role.status_code == 200
+    expected = inline_rows(as_superuser)
+    declared = {inline.__name__ for inline in SCOPED_ADMINS[model].inlines}
+    assert set(expected) == declared
+    for name, rows in expected.items():
+        assert rows, f"add a row under {model.__name__} for {name} in with_inline_rows()"
+    seen = inline_rows(as_role)
+    assert {name: [row.pk for row in rows] for name, rows in seen.items()} == {
+        name: [row.pk for row in rows] for name, rows in expected.items()
+    }
+    page = as_role.content.decode()
+    for inline in SCOPED_ADMINS[model].inlines:
+        child = inline.model
+        foreign = set(
+            of_business(child.objects.all(), tenant_b.business).values_list("pk", flat=True)
+        )
+        assert foreign, f"tenant B needs a {child.__name__} too"
+        assert not {row.pk for row in seen[inline.__name__]} & foreign
+        for row in seen[inline.__name__]:
+            assert escape(str(row)) in page, f"{inline.__name__} does not show {row}"
+
+
 # Forms that are posted, roles other than owner.
 
 
@@ -448,18 +553,18 @@ def test_operator_reads_appointment_history_of_every_business(login):
 
 @pytest.mark.django_db
 def test_operator_cannot_add_change_or_delete_appointment_history(login):
-    event = AppointmentEventFactory(actor="system")
+    event = AppointmentEventFactory(actor_kind=ActorKind.SYSTEM)
     http = login(operator())
 
     responses = [
-        http.post(admin_url(AppointmentEvent, "change", event.pk), {"actor": "operator"}),
+        http.post(admin_url(AppointmentEvent, "change", event.pk), {"actor_kind": "operator"}),
         http.get(admin_url(AppointmentEvent, "add")),
         http.get(admin_url(AppointmentEvent, "delete", event.pk)),
         http.post(admin_url(AppointmentEvent, "delete", event.pk), {"post": "yes"}),
     ]
 
     assert [response.status_code for response in responses] == [403, 403, 403, 403]
-    assert AppointmentEvent.objects.get(pk=event.pk).actor == "system"
+    assert AppointmentEvent.objects.get(pk=event.pk).actor == Actor.system()
 
 
 @pytest.mark.django_db

@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
 
+from bookings.actors import Actor, ActorKind
 from bookings.models import (
     Appointment,
     AppointmentEvent,
@@ -437,13 +438,13 @@ APPEND_ONLY = "appointment history is append-only"
 
 
 def test_changing_a_saved_history_event_is_refused():
-    event = AppointmentEventFactory(actor="system")
-    event.actor = "someone else"
+    event = AppointmentEventFactory(actor_kind=ActorKind.SYSTEM)
+    event.actor = Actor.client()
 
     with pytest.raises(ValidationError, match="append-only"):
         event.save()
     event.refresh_from_db()
-    assert event.actor == "system"
+    assert event.actor == Actor.system()
 
 
 def test_deleting_a_history_event_is_refused():
@@ -458,7 +459,7 @@ def test_adding_history_events_is_allowed():
     event = AppointmentEventFactory()
 
     AppointmentEventFactory(
-        appointment=event.appointment, kind=AppointmentEventKind.NOTE, actor="agent"
+        appointment=event.appointment, kind=AppointmentEventKind.NOTE, actor=Actor.assistant()
     )
 
     assert event.appointment.events.count() == 2
@@ -467,13 +468,13 @@ def test_adding_history_events_is_allowed():
 @pytest.mark.parametrize(
     "statement",
     [
-        pytest.param("UPDATE bookings_appointmentevent SET actor = 'x'", id="update"),
+        pytest.param("UPDATE bookings_appointmentevent SET actor_kind = 'client'", id="update"),
         pytest.param("DELETE FROM bookings_appointmentevent", id="delete"),
     ],
 )
 def test_raw_sql_changing_history_is_refused_by_the_database(statement):
     # Given a recorded event
-    event = AppointmentEventFactory(actor="system")
+    event = AppointmentEventFactory(actor_kind=ActorKind.SYSTEM)
 
     # When another writer changes the table with plain SQL, past the model
     # Then the database trigger refuses it and the event is intact
@@ -484,16 +485,16 @@ def test_raw_sql_changing_history_is_refused_by_the_database(statement):
     ):
         cursor.execute(statement)
     event.refresh_from_db()
-    assert event.actor == "system"
+    assert event.actor == Actor.system()
 
 
 def test_queryset_update_of_history_is_refused_by_the_database():
-    event = AppointmentEventFactory(actor="system")
+    event = AppointmentEventFactory(actor_kind=ActorKind.SYSTEM)
 
     with pytest.raises(IntegrityError, match=APPEND_ONLY), transaction.atomic():
-        AppointmentEvent.objects.filter(pk=event.pk).update(actor="x")
+        AppointmentEvent.objects.filter(pk=event.pk).update(actor_kind=ActorKind.CLIENT)
     event.refresh_from_db()
-    assert event.actor == "system"
+    assert event.actor == Actor.system()
 
 
 def test_queryset_delete_of_history_is_refused_by_the_database():

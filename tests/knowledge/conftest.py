@@ -1,6 +1,6 @@
 """A real HTTP server on 127.0.0.1 serving the pages under ``pages/`` and the ways a page fails:
-a missing page, a body too large, a document served from a URL, a redirect. Uploaded files go
-to a temporary directory per test."""
+a missing page, a body too large, a document served from a URL, a redirect, a page that does
+not answer until the test ends. Uploaded files go to a temporary directory per test."""
 
 import contextlib
 import threading
@@ -19,6 +19,8 @@ CONTENT_TYPES = {
     ".html": "text/html; charset=utf-8",
     ".txt": "text/plain; charset=utf-8",
 }
+# Longer than any time limit a test gives a read of it.
+SLOW_PAGE_SECONDS = 60.0
 # The FAQ page is Latin-1, as its own header says.
 LATIN_1_PAGES = {"no-main.html"}
 
@@ -28,6 +30,8 @@ class PageServer:
     base_url: str
     requests: list[str] = field(default_factory=list)
     redirects: dict[str, str] = field(default_factory=dict)
+    # Set when the server stops: what "slow.html" waits for before it answers.
+    stopping: threading.Event = field(default_factory=threading.Event)
 
     def url(self, path: str) -> str:
         return f"{self.base_url}/{path}"
@@ -51,6 +55,9 @@ class PageRequestHandler(BaseHTTPRequestHandler):
             self.send_body(pdf_with_lines("Gift vouchers from 25 euros."), "application/pdf")
         elif path == "logo.png":
             self.send_body(b"\x89PNG\r\n\x1a\n" + bytes(64), "image/png")
+        elif path == "slow.html":
+            self.server.pages.stopping.wait(SLOW_PAGE_SECONDS)
+            self.send_body(b"<p>Too late.</p>", "text/html")
         elif path == "big.html":
             self.send_body(b"<p>" + b"word " * 2000 + b"</p>", "text/html")
         elif (PAGES / path).is_file() and (PAGES / path).parent == PAGES:
@@ -87,6 +94,7 @@ def serving(host: str) -> Iterator[PageServer]:
     try:
         yield server.pages
     finally:
+        server.pages.stopping.set()
         server.shutdown()
         server.server_close()
         thread.join()

@@ -7,6 +7,12 @@ import bookings.calendar_fetch
 from knowledge.extract import UnreadableSource
 from knowledge.reading import page_text
 
+# The same words for every refused address: nothing about the address, its port or its state.
+NOT_PUBLIC = (
+    "Could not read the page: the address is not on the public internet; only public addresses "
+    "are fetched."
+)
+
 
 def test_the_main_text_of_a_page_is_read_and_its_navigation_header_and_footer_dropped(
     page_server,
@@ -76,9 +82,10 @@ def test_only_http_and_https_addresses_are_fetched():
 def test_a_page_on_a_private_address_is_refused_before_anything_is_sent(settings, page_server):
     settings.CALENDAR_FEEDS_ALLOW_PRIVATE_ADDRESSES = False
 
-    with pytest.raises(UnreadableSource, match="is not a public internet address"):
+    with pytest.raises(UnreadableSource) as refusal:
         page_text(page_server.url("salon.html"))
 
+    assert str(refusal.value) == NOT_PUBLIC
     assert page_server.requests == []
 
 
@@ -92,9 +99,10 @@ def test_a_redirect_from_a_public_page_to_a_private_address_is_refused(
     )
     page_server.redirects["prices"] = inner_server.url("salon.html")
 
-    with pytest.raises(UnreadableSource, match=r"127\.0\.0\.2 is not a public internet address"):
+    with pytest.raises(UnreadableSource) as refusal:
         page_text(page_server.url("prices"))
 
+    assert str(refusal.value) == NOT_PUBLIC
     assert page_server.requests == ["prices"]
     assert inner_server.requests == []
 

@@ -1,9 +1,10 @@
-"""What a prompt includes: the business's own active, readable sources, within the budget, in
-one query."""
+"""What a prompt includes: the business's own active sources that are ready (not failed, not
+being read), within the budget, in one query."""
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from knowledge.models import KnowledgeSource, SourceKind, SourceStatus
 from knowledge.selectors import knowledge_for_prompt
@@ -29,6 +30,10 @@ def test_the_prompt_holds_each_active_ready_source_under_its_title_in_one_query(
     failed = written(business, "Team page", "Meet Ana.")
     KnowledgeSource.objects.filter(pk=failed.pk).update(
         status=SourceStatus.FAILED, error="Could not read the page: HTTP 404 Not Found"
+    )
+    being_read_again = written(business, "Opening hours", "Monday to Friday.")
+    KnowledgeSource.objects.filter(pk=being_read_again.pk).update(
+        status=SourceStatus.READING, read_requested_at=timezone.now()
     )
     written(BusinessFactory(), "Neighbour", "Another salon's secret.")
 

@@ -9,6 +9,7 @@ import pytest
 from django.contrib import messages
 from django.urls import reverse
 
+from bookings.actors import Actor, ActorKind
 from bookings.models import Business, Service
 from payments.models import Payment, PaymentStatus, Refund, WebhookEvent, WebhookOutcome
 from tests.bookings.conftest import WEDNESDAY, lisbon
@@ -138,7 +139,11 @@ def test_refund_action_refunds_own_deposit_through_the_policy_and_never_another_
     assert (paid.status, paid.amount_refunded) == (PaymentStatus.REFUNDED, Decimal("12.00"))
     assert foreign_paid.status == PaymentStatus.PAID
     [made] = Refund.objects.all()
-    assert (made.payment, made.amount, made.actor) == (paid, Decimal("12.00"), f"owner:{owner.pk}")
+    assert (made.payment, made.amount, made.actor) == (
+        paid,
+        Decimal("12.00"),
+        Actor(ActorKind.OWNER, owner.pk),
+    )
     [sent] = refunds_sent(fake_stripe)
     assert sent["headers"]["Idempotency-Key"] == made.idempotency_key
     assert shown(response) == [

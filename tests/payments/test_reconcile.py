@@ -6,6 +6,7 @@ import datetime as dt
 
 import time_machine
 
+from bookings.actors import Actor
 from bookings.models import AppointmentEvent, AppointmentEventKind, AppointmentStatus
 from payments.models import PaymentStatus
 from payments.services import reconcile_pending, release_unpaid_expired
@@ -48,7 +49,7 @@ def test_with_the_webhook_never_arriving_reconciliation_marks_a_paid_checkout_pa
     assert payment.paid_at == SIX_MINUTES_LATER
     assert appointment.status == AppointmentStatus.CONFIRMED
     paid = AppointmentEvent.objects.get(appointment=appointment, kind=AppointmentEventKind.PAID)
-    assert paid.actor == "reconciliation"
+    assert paid.actor == Actor.payments()  # Stripe, asked directly
 
 
 def test_the_late_webhook_after_reconciliation_moves_nothing_twice(fake_stripe, deposit):

@@ -9,12 +9,14 @@ from decimal import Decimal
 
 import pytest
 
+from bookings.actors import Actor, ActorKind
 from bookings.models import (
     Appointment,
     AppointmentEvent,
     AppointmentEventKind,
     AppointmentStatus,
     DepositRule,
+    Role,
 )
 from bookings.services import ClientDetails, appointment_create
 from payments import stripe_api
@@ -26,7 +28,7 @@ from payments.services import (
     refund_issue,
 )
 from tests.bookings.conftest import WEDNESDAY, lisbon
-from tests.factories import AppointmentFactory
+from tests.factories import AppointmentFactory, owner_of
 
 TEN_AM = lisbon(WEDNESDAY, "10:00")
 REFUNDS_PATH = "/v1/refunds"
@@ -74,10 +76,12 @@ def refunds_sent(fake_stripe) -> list[dict]:
 
 
 def refund(payment: Payment, amount: str, **options) -> Refund:
+    """A refund asked for by ``actor``: by default an owner of the payment's business."""
+    actor = options.pop("actor", None) or Actor.of_user(owner_of(payment.business), Role.OWNER)
     return refund_issue(
         appointment=Appointment.objects.get(pk=payment.appointment_id),
         amount=Decimal(amount),
-        actor=options.pop("actor", "owner:1"),
+        actor=actor,
         **options,
     )
 
@@ -94,7 +98,8 @@ def refunded_events(payment: Payment) -> list[AppointmentEvent]:
 
 
 def test_a_refund_goes_through_stripe_with_an_idempotency_key_and_is_recorded(paid, fake_stripe):
-    made = refund(paid, "12.00", reason="the client fell ill")
+    owner = owner_of(paid.business)
+    made = refund(paid, "12.00", reason="the client fell ill", actor=Actor.of_user(owner, "owner"))
 
     [sent] = refunds_sent(fake_stripe)
     assert sent["headers"]["Idempotency-Key"] == made.idempotency_key
@@ -105,14 +110,14 @@ def test_a_refund_goes_through_stripe_with_an_idempotency_key_and_is_recorded(pa
     assert (made.payment, made.business_id) == (paid, paid.business_id)
     assert (made.amount, made.actor, made.reason) == (
         Decimal("12.00"),
-        "owner:1",
+        Actor(ActorKind.OWNER, owner.pk),
         "the client fell ill",
     )
     paid.refresh_from_db()
     assert paid.status == PaymentStatus.REFUNDED
     assert paid.amount_refunded == Decimal("12.00")
     [event] = refunded_events(paid)
-    assert event.actor == "owner:1"
+    assert event.actor == Actor(ActorKind.OWNER, owner.pk)
     assert event.data == {
         "amount": "12.00",
         "refund": made.stripe_refund_id,
@@ -197,7 +202,9 @@ def test_the_capstone_batch_moves_money_once_and_blocks_the_repeated_proposal(
             pk=target.appointment_id if isinstance(target, Payment) else target.pk
         )
         try:
-            refund_issue(appointment=appointment, amount=Decimal(amount), actor="agent", now=now)
+            refund_issue(
+                appointment=appointment, amount=Decimal(amount), actor=Actor.assistant(), now=now
+            )
         except RefundRefused as refusal:
             outcomes.append(refusal.reason)
         else:

@@ -95,9 +95,9 @@ def test_a_delivery_whose_state_change_fails_is_not_stored_so_stripes_retry_appl
         "evt_retried", "checkout.session.completed", session_object(fake_stripe, deposit)
     )
 
-    # When Stripe delivers, gets a 500, and delivers again
+    # When Stripe delivers, gets a 503 (the database is unavailable), and delivers again
     first = deliver(payload, http=HttpClient(raise_request_exception=False))
-    assert first.status_code == 500
+    assert first.status_code == 503
     assert not WebhookEvent.objects.filter(stripe_event_id="evt_retried").exists()
     second = deliver(payload)
 

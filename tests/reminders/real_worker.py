@@ -1,4 +1,5 @@
-"""A real Celery worker process on the real Redis broker, for the dispatcher's tests under Celery.
+"""A real Celery worker process on the real Redis broker, for the dispatcher's tests under Celery
+(and the knowledge base's reads, tests/knowledge/test_reading_worker.py).
 
 The worker runs on the pytest-django test database (so it sees what a ``transaction=True`` test
 commits), consumes a queue of its own (so nothing else's tasks reach it, and it reaches nothing
@@ -75,11 +76,28 @@ def mail_counts(mail_dir: Path) -> Counter[tuple[str, str]]:
     return Counter((str(m["To"]), str(m["Subject"])) for m in read_mail(mail_dir))
 
 
+def new_queue(name: str) -> str:
+    """A queue name no other test uses."""
+    return f"reminders-test-{uuid.uuid4().hex[:10]}-{name}"
+
+
 class Worker:
     """``celery -A ordina worker`` in a process group of its own, on a queue of its own."""
 
-    def __init__(self, *, name: str, mail_dir: Path, log_path: Path, env: dict[str, str]) -> None:
-        self.queue = f"reminders-test-{uuid.uuid4().hex[:10]}-{name}"
+    def __init__(
+        self,
+        *,
+        name: str,
+        mail_dir: Path,
+        log_path: Path,
+        env: dict[str, str],
+        pool: str = "solo",
+        queue: str | None = None,
+    ) -> None:
+        """``pool`` "solo" runs the task in the worker process itself, so SIGKILL stops it
+        mid-send; "prefork" runs it in a child, the only pool that enforces time limits.
+        ``queue`` names the queue, for tasks sent before the worker starts (see ``new_queue``)."""
+        self.queue = queue or new_queue(name)
         self.nodename = f"{self.queue}@{socket.gethostname()}"
         self.log_path = log_path
         worker_env = {
@@ -97,7 +115,7 @@ class Worker:
             "-A",
             "ordina",
             "worker",
-            "--pool=solo",  # the task runs in this very process: SIGKILL stops it mid-send
+            f"--pool={pool}",
             "--concurrency=1",
             "-Q",
             self.queue,

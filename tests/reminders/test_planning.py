@@ -4,7 +4,8 @@ import datetime as dt
 
 import pytest
 
-from bookings.models import AppointmentStatus
+from bookings.actors import Actor
+from bookings.models import AppointmentStatus, Role
 from bookings.services import (
     ClientDetails,
     appointment_cancel,
@@ -15,6 +16,7 @@ from bookings.services import (
 )
 from reminders.models import Reminder, ReminderKind, ReminderSetting, ReminderStatus
 from tests.bookings.conftest import NOW, WEDNESDAY, lisbon
+from tests.factories import owner_of
 
 pytestmark = pytest.mark.usefixtures("frozen_now")
 ANA = ClientDetails("Ana", "ana@example.com")
@@ -64,7 +66,7 @@ def test_an_appointment_awaiting_its_deposit_gets_reminders_once_paid(haircut):
     appointment = book(haircut, status=AppointmentStatus.PENDING_PAYMENT)
     assert rows(appointment) == {}
 
-    appointment_confirm_deposit(appointment=appointment)
+    appointment_confirm_deposit(appointment=appointment, actor=Actor.payments())
 
     assert ReminderKind.CONFIRMATION in rows(appointment)
 
@@ -74,7 +76,10 @@ def test_a_no_show_gets_its_follow_up_and_the_rest_stop(haircut):
 
     after_start = lisbon(WEDNESDAY, "10:30")
     appointment_record_outcome(
-        appointment=appointment, outcome=AppointmentStatus.NO_SHOW, actor="owner:1", now=after_start
+        appointment=appointment,
+        outcome=AppointmentStatus.NO_SHOW,
+        actor=Actor.of_user(owner_of(haircut.business), Role.OWNER),
+        now=after_start,
     )
 
     planned = rows(appointment)

@@ -114,7 +114,9 @@ class Command(BaseCommand):
         self.scene("3. A race lost honestly: the hold lapses, the time goes, real alternatives")
         token = self.start()
         self.say(token, "Can I get a beard trim?")
-        result = self.say(token, "the first one")
+        # Not the first offer: that one may fall inside the minimum notice by the time the
+        # other clients book, a few minutes later.
+        result = self.say(token, "the last one")
         self.say(token, "Carla Mendes")
         self.say(token, "carla@example.com")
         held = result.conversation.held_start
@@ -199,6 +201,9 @@ class Command(BaseCommand):
         yield
         if isinstance(model, ScriptedModel) and model.narrations:
             for rewrite in GuardRewrite.objects.order_by("id")[before:]:
+                if rewrite.guard == "refusals":  # the whole reply, with the refusal in front
+                    self.note(f"guard {rewrite.guard}: {rewrite.reason} — it goes first")
+                    continue
                 self.note(f"guard {rewrite.guard}: {rewrite.reason} — removed {rewrite.before!r}")
 
     def show(self, result: TurnResult) -> None:

@@ -14,7 +14,11 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument(
-            "--password", help="The owner's password (default: a new random one each run)."
+            "--password",
+            help=(
+                "The owner's password (default: a new random one each run; `make demo` "
+                "passes the demo's fixed one)."
+            ),
         )
 
     def handle(self, *args, password: str | None, **options) -> None:

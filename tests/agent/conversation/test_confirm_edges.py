@@ -33,7 +33,11 @@ ANA = {"action": "collect_contact", "name": "Ana Silva", "email": "ana@example.c
 
 def ready(shop) -> str:
     _conversation, token, _greeting = conversation_start(business=shop)
-    turn_take(token=token, text="haircut", model=ScriptedModel([Proposed((HOLD_TEN, ANA))]))
+    turn_take(
+        token=token,
+        text="haircut, I'm Ana Silva, ana@example.com",  # details are stored only as typed
+        model=ScriptedModel([Proposed((HOLD_TEN, ANA))]),
+    )
     return token
 
 

@@ -15,11 +15,14 @@ FACTS = ConversationFacts(
     horizon_days=30,
     services={"7": 7, "haircut": 7},
     service_id=7,
+    client_said="Hi, I'm Ana Silva: ana@example.com, 912 345 678",
 )
 READY = ConversationFacts(**{**FACTS.__dict__, "holds_slot": True, "missing": (), "card": "card-1"})
 BOOKED = ConversationFacts(
     **{**FACTS.__dict__, "appointment": "A-1", "appointment_status": "confirmed"}
 )
+# The client asked, in their own words, to cancel, move or refund.
+ASKED = ConversationFacts(**{**BOOKED.__dict__, "asked": frozenset({"cancel", "move", "refund"})})
 
 
 def judged(raw, facts=FACTS, actor="model"):
@@ -110,11 +113,11 @@ def test_a_conversation_acts_only_on_its_own_appointment(raw):
 
 
 def test_own_appointment_rules():
-    assert judged({"action": "cancel_appointment", "appointment": "A-1"}, BOOKED).passed
+    assert judged({"action": "cancel_appointment", "appointment": "A-1"}, ASKED).passed
     move = {"action": "reschedule_appointment", "appointment": "A-1", "start": "2026-12-03T10:00Z"}
-    assert judged(move, BOOKED).passed
+    assert judged(move, ASKED).passed
     blocks({"action": "request_payment", "appointment": "A-1"}, BOOKED, reason="awaits no payment")
-    cancelled = ConversationFacts(**{**BOOKED.__dict__, "appointment_status": "cancelled"})
+    cancelled = ConversationFacts(**{**ASKED.__dict__, "appointment_status": "cancelled"})
     blocks({"action": "cancel_appointment", "appointment": "A-1"}, cancelled, reason="no longer")
     blocks(move, cancelled, reason="cannot be moved")
     blocks(

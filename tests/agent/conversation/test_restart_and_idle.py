@@ -10,13 +10,7 @@ booking is made for tomorrow. Every wait on them has a deadline, and they are ki
 """
 
 import datetime as dt
-import os
-import signal
-import socket
-import subprocess
-import sys
 import urllib.error
-from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -30,10 +24,8 @@ from agent.llm.scripted import ScriptedModel
 from agent.models import Conversation
 from bookings.availability import wall_to_instant
 from bookings.models import Appointment, AppointmentStatus, SlotHold
-from tests.reminders.real_worker import current_database_url, wait_for
 
 from .chat_http import (
-    ServerClient,
     assert_alternating,
     chat,
     confirm,
@@ -43,94 +35,12 @@ from .chat_http import (
 )
 from .conftest import NOW, WEDNESDAY, lisbon
 
-ROOT = Path(__file__).resolve().parents[3]
-READY_SECONDS = 60.0
-STOP_SECONDS = 15.0
-
 
 @pytest.fixture(autouse=True)
 def fresh_rate_limits():
     cache.clear()
     yield
     cache.clear()
-
-
-# --- a real server, killed and replaced ---------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Server:
-    """``manage.py runserver`` on the test database, in a process group of its own."""
-
-    def __init__(self, log_path: Path) -> None:
-        self.port = free_port()
-        self.log_path = log_path
-        env = {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "ordina.settings.test",
-            "DATABASE_URL": current_database_url(),
-            "ORDINA_MODEL": "offline",
-            "PUBLIC_API_RATE": "1000/minute",
-            "PYTHONUNBUFFERED": "1",
-        }
-        command = [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{self.port}"]
-        with log_path.open("wb") as log:
-            self.process = subprocess.Popen(
-                command,
-                cwd=ROOT,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        self.http = ServerClient(f"http://127.0.0.1:{self.port}", timeout=30)
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")[-3000:]
-
-    def wait_ready(self) -> None:
-        def answers() -> bool:
-            if self.process.poll() is not None:
-                raise AssertionError(f"the server exited at start:\n{self.log()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return True
-            except OSError:
-                return False
-
-        try:
-            wait_for(answers, seconds=READY_SECONDS, what=f"the server on port {self.port}")
-        except AssertionError as timeout:
-            raise AssertionError(f"{timeout}\n{self.log()}") from None
-
-    def kill(self) -> None:
-        """SIGKILL: nothing is flushed, closed or finished."""
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(STOP_SECONDS)
-
-
-@pytest.fixture
-def servers(tmp_path):
-    """Starts servers on demand; kills every one of them at the end, whatever happened."""
-    started_servers: list[Server] = []
-
-    def start() -> Server:
-        server = Server(tmp_path / f"server-{len(started_servers)}.log")
-        started_servers.append(server)
-        server.wait_ready()
-        return server
-
-    try:
-        yield start
-    finally:
-        for server in started_servers:
-            server.kill()
 
 
 @pytest.mark.django_db(transaction=True)

@@ -8,10 +8,11 @@ import datetime as dt
 import threading
 
 import pytest
-import time_machine
 from django.core.cache import cache
 from django.test import Client as HttpClient
 
+from agent.conversation.claims import conversation_claim
+from agent.conversation.turns import token_hash
 from agent.llm.base import Narration, Proposed, TurnContext
 from agent.models import Conversation, Message
 from agent.offline.model import OfflineModel
@@ -29,7 +30,6 @@ from .chat_http import (
     say,
     started,
 )
-from .conftest import NOW
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -159,18 +159,33 @@ def test_turns_of_two_conversations_do_not_wait_for_each_other(shop, frozen_now,
     assert_alternating(read(HttpClient(), free_token).json()["messages"])
 
 
+def _claimed(token: str, held: threading.Event, release: threading.Event) -> None:
+    """A live request writing this conversation's reply: its claim held, in its own session."""
+    with conversation_claim(token_hash(token)):
+        held.set()
+        assert release.wait(THREAD_SECONDS), "never released"
+
+
 def test_while_a_reply_is_being_written_the_conversation_refuses_with_409(
     shop, frozen_now, settings
 ):
-    # A turn's transaction committed, its reply not yet stored: the lease is on the row.
+    # A turn's transaction committed, its reply not yet stored: the lease is on the row and
+    # the request writing it is alive (it holds the conversation's claim).
     settings.ORDINA_MODEL = "offline"
     http = HttpClient()
     token = started(http, shop.slug)
     chat(http, token, *BOOKING_MESSAGES)
     Conversation.objects.update(reply_lease_until=frozen_now + dt.timedelta(seconds=90))
     before = Message.objects.count()
-
-    answers = [say(http, token, "hello?"), confirm(http, token, key="lease-key-1")]
+    held, release = threading.Event(), threading.Event()
+    writer = Worker(lambda: _claimed(token, held, release), name="reply writer")
+    writer.start()
+    try:
+        assert held.wait(THREAD_SECONDS)
+        answers = [say(http, token, "hello?"), confirm(http, token, key="lease-key-1")]
+    finally:
+        release.set()
+        writer.finish()
 
     for answer in answers:
         assert answer.status_code == 409
@@ -180,17 +195,15 @@ def test_while_a_reply_is_being_written_the_conversation_refuses_with_409(
     assert not Conversation.objects.get().appointment
 
 
-def test_a_lease_left_by_a_turn_that_died_lapses(shop, settings):
-    # A process killed while writing a reply leaves its lease on the row.
+def test_a_lease_left_by_a_request_that_died_holds_nobody_back(shop, frozen_now, settings):
+    # A process killed while writing a reply leaves its lease on the row; its claim went with
+    # its connection, so the next message is answered at once, not after the lease runs out.
     settings.ORDINA_MODEL = "offline"
-    with time_machine.travel(NOW, tick=False) as clock:
-        http = HttpClient()
-        token = started(http, shop.slug)
-        Conversation.objects.update(reply_lease_until=NOW + dt.timedelta(seconds=90))
-        assert say(http, token, "a haircut please").status_code == 409
-        clock.shift(dt.timedelta(seconds=91))
+    http = HttpClient()
+    token = started(http, shop.slug)
+    Conversation.objects.update(reply_lease_until=frozen_now + dt.timedelta(seconds=90))
 
-        [answer] = chat(http, token, "a haircut please")
+    [answer] = chat(http, token, "a haircut please")
 
     assert answer["conversation"]["state"] == "slot_offered"
     assert_alternating(read(http, token).json()["messages"])

@@ -239,16 +239,26 @@ def test_a_held_slot_must_be_one_the_core_offers_now(shop):
     assert result.conversation.state == "slot_offered"
 
 
-def test_cancelling_in_chat_ends_the_conversation_s_booking(shop):
+def test_cancelling_in_chat_ends_the_conversation_s_booking_once_the_client_presses_its_card(
+    shop,
+):
     token = ready_to_confirm(shop)
     confirm(token, "k")
     reference = Conversation.objects.get().appointment.reference.reference
     cancel = {"action": "cancel_appointment", "appointment": reference}
-    result = say(token, "cancel please", ScriptedModel([Proposed((cancel,))]))
-    assert result.outcomes[0].result == "EXECUTE"
+
+    prepared = say(token, "cancel please", ScriptedModel([Proposed((cancel,))]))
+
+    assert prepared.outcomes[0].result == "EXECUTE"
+    assert Appointment.objects.get().status == AppointmentStatus.CONFIRMED  # only a card so far
+    card = prepared.reply.choices["effect"]
+    assert card["button"] == "Cancel appointment"
+    assert card["label"] == "Cancel your Haircut on Wednesday 2 December at 10:00"
+    pressed = conversation_confirm(token=token, idempotency_key="cancel-1", card=card["card"])
+    assert pressed.executed[0].verdict.passed
     assert Appointment.objects.get().status == AppointmentStatus.CANCELLED
-    assert result.conversation.state == "cancelled"
-    assert "cancelled" in result.reply.text
+    assert pressed.conversation.state == "cancelled"
+    assert "cancelled" in pressed.reply.text
 
 
 def test_a_conversation_cannot_touch_another_client_s_appointment(shop, haircut):
@@ -269,7 +279,7 @@ def test_a_conversation_cannot_touch_another_client_s_appointment(shop, haircut)
 # --- losing a race -------------------------------------------------------------------------------
 
 
-def test_a_time_lost_after_the_hold_lapsed_is_refused_honestly_with_alternatives(shop, haircut):
+def test_a_time_lost_after_the_hold_lapsed_is_told_honestly_with_alternatives(shop, haircut):
     token = ready_to_confirm(shop)
     with time_machine.travel(NOW + dt.timedelta(minutes=shop.hold_minutes + 1), tick=False):
         appointment_create(service=haircut, start=TEN, client=ClientDetails("Bo", "bo@x.pt"))
@@ -277,18 +287,23 @@ def test_a_time_lost_after_the_hold_lapsed_is_refused_honestly_with_alternatives
     assert Appointment.objects.count() == 1  # only the other client's
     [outcome] = result.outcomes
     assert (outcome.result, outcome.stage) == ("BLOCK", "POLICY")
-    assert outcome.reason == "That time was just taken."
-    assert "That time was just taken" in result.reply.text
+    assert outcome.reason == "the hold ran out (no slot is held); the time is taken"
+    assert "was released when the hold ran out, and it has been taken since" in result.reply.text
     assert [slot["label"] for slot in result.reply.choices["slots"]][:1] == [
         "Wednesday 2 December at 09:00"
     ]
     assert result.conversation.state == "slot_offered"
 
 
-def test_a_lapsed_hold_whose_time_is_still_free_is_booked(shop):
+def test_a_lapsed_hold_whose_time_is_still_free_is_offered_again_and_booked_on_yes(shop):
     token = ready_to_confirm(shop)
     with time_machine.travel(NOW + dt.timedelta(hours=3), tick=False):
-        result = confirm(token, "late-but-free")
+        refused = confirm(token, "late-but-free")
+        assert refused.conversation.state == "slot_offered"
+        assert "It is still free: shall I hold it again?" in refused.reply.text
+        held = say(token, "yes")
+        assert held.conversation.state == "details_collected"
+        result = confirm(token, "held-again")
     assert result.conversation.state == "confirmed"
     assert Appointment.objects.get().starts_at == TEN
 
@@ -450,11 +465,17 @@ def test_a_refund_in_chat_passes_the_refund_policy_and_a_repeat_is_blocked_by_st
     model = ScriptedModel([Proposed((too_much,)), Proposed((refund,)), Proposed((refund,))])
 
     blocked_first = say(token, "refund 500 please", model).outcomes[0]
-    executed = say(token, "refund my deposit", model).outcomes[0]
+    prepared = say(token, "refund my deposit", model)
+    card = prepared.reply.choices["effect"]["card"]
+    executed = conversation_confirm(token=token, idempotency_key="r-1", card=card).outcomes[0]
     repeated = say(token, "refund my deposit again", model).outcomes[0]
 
     assert (blocked_first.result, blocked_first.stage) == ("BLOCK", "POLICY")
     assert blocked_first.money_contained == Decimal("500.00")
+    assert (prepared.outcomes[0].result, prepared.outcomes[0].money_moved) == (
+        "EXECUTE",
+        Decimal("0"),
+    )
     assert (executed.result, executed.money_moved) == ("EXECUTE", Decimal("12.00"))
     assert (repeated.result, repeated.stage) == ("BLOCK", "POLICY")
     assert repeated.money_contained == Decimal("12.00")

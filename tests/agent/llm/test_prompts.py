@@ -183,7 +183,12 @@ def test_narration_prompt_gives_outcomes_and_the_cores_facts_in_local_time():
     facts = narration(
         outcomes=(
             StepOutcome(action="hold_slot", executed=True, reason="approved"),
-            StepOutcome(action="confirm_booking", executed=False, reason="missing email"),
+            StepOutcome(
+                action="confirm_booking",
+                executed=False,
+                reason="required details missing: email",
+                said="Before I can book it, I still need your email address.",
+            ),
         ),
         alternatives=(dt.datetime(2025, 3, 11, 13, 0, tzinfo=dt.UTC),),
         deposit=Decimal("10.00"),
@@ -193,7 +198,9 @@ def test_narration_prompt_gives_outcomes_and_the_cores_facts_in_local_time():
     prompt = narration_prompt(facts)
 
     assert "- hold_slot: done" in prompt
-    assert "- confirm_booking: not done (missing email)" in prompt
+    said = "Before I can book it, I still need your email address."
+    assert f"- confirm_booking: not done — tell the client: {said}" in prompt
+    assert "required details missing" not in prompt  # the gate's reason is for the audit log
     assert "real alternatives: Tue 2025-03-11T14:00+01:00" in prompt
     assert "price: 40.00 EUR" in prompt
     assert "deposit due: 10.00 EUR" in prompt

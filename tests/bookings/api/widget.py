@@ -1,6 +1,7 @@
 """What a booking widget sends: the API calls the tests make, spelled once."""
 
 import datetime as dt
+import uuid
 
 from django.test import Client as HttpClient
 
@@ -26,13 +27,32 @@ def book(api: HttpClient, salon: Salon, start: dt.datetime | str, key: str = "ke
     )
 
 
-def hold(api: HttpClient, salon: Salon, start: dt.datetime | str, **fields):
+def new_holder() -> str:
+    """A holder as a widget makes one: random, once per visitor."""
+    return uuid.uuid4().hex
+
+
+def hold(
+    api: HttpClient,
+    salon: Salon,
+    start: dt.datetime | str,
+    *,
+    address: str = "127.0.0.1",
+    **fields,
+):
+    """POST a hold from the client at ``address`` (REMOTE_ADDR), under a new holder unless
+    ``holder`` is given (``holder=None`` sends none)."""
     body = {
         "service": salon.service.pk,
         "start": start if isinstance(start, str) else start.isoformat(),
+        "holder": new_holder(),
         **fields,
     }
-    return api.post(f"{salon.base}/holds/", body, content_type="application/json")
+    if body["holder"] is None:
+        del body["holder"]
+    return api.post(
+        f"{salon.base}/holds/", body, content_type="application/json", REMOTE_ADDR=address
+    )
 
 
 def availability(api: HttpClient, salon: Salon, day: str = "2026-12-01", **params):

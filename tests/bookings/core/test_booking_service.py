@@ -6,6 +6,7 @@ from decimal import Decimal
 import pytest
 import time_machine
 
+from bookings.actors import Actor
 from bookings.errors import (
     AppointmentNotChangeable,
     IdempotencyConflict,
@@ -360,3 +361,36 @@ def test_two_chairs_take_a_long_visit_while_one_chair_has_short_visits_in_a_row(
 
     assert set(Appointment.objects.filter(service=trim).values_list("seat", flat=True)) == {1}
     assert long_visit.seat == 2
+
+
+# --- the price floor: one rule, in the core, for every caller --------------------------------
+
+
+@pytest.mark.parametrize(
+    "actor",
+    [Actor.client(), Actor.assistant(), Actor.payments(), Actor.system()],
+    ids=lambda actor: actor.kind,
+)
+def test_the_core_refuses_a_price_below_the_floor_from_any_caller(haircut, actor):
+    # Given the haircut's floor of 50.00 EUR
+    # When anyone books it a cent below
+    with pytest.raises(InvalidBooking) as refusal:
+        book(haircut, price=Decimal("49.99"), actor=actor)
+
+    # Then the core refuses it, saying why, and books nothing
+    assert refusal.value.errors == {
+        "price": "49.99 EUR is below the floor of 50.00 EUR for Haircut."
+    }
+    assert not Appointment.objects.exists()
+
+
+def test_a_price_at_the_floor_is_agreed_and_kept_when_the_appointment_moves(haircut):
+    appointment = book(haircut, price=Decimal("50.00")).appointment
+
+    moved = appointment_reschedule(appointment=appointment, new_start=lisbon(WEDNESDAY, "14:00"))
+
+    assert moved.price == Decimal("50.00")
+
+
+def test_a_booking_without_a_price_gets_the_list_price(haircut):
+    assert book(haircut).appointment.price == haircut.list_price

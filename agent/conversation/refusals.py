@@ -1,0 +1,42 @@
+"""What a client reads when something they wanted was refused. Pure.
+
+A gate's ``reason`` is written for the audit log and for operators: it names commands, fields
+and capabilities ("hold_slot is not in the agent's capabilities", "card: String should have at
+least 1 character"). A client never reads it. A rule with words of its own for the client
+gives them in ``GateVerdict.said`` (the POLICY rules, the refund policy, the booking core's
+refusals); anything else is told with one plain sentence per kind of request, and a refusal of
+something the client never asked about (free text, an unknown command) is not told at all.
+"""
+
+from __future__ import annotations
+
+from agent.gates import GateVerdict, Stage
+
+# One plain sentence per command, for refusals without words of their own.
+BY_ACTION = {
+    "offer_slots": "I couldn't look up open times just now.",
+    "choose_service": "I couldn't choose that service.",
+    "hold_slot": "I can't hold that time.",
+    "collect_contact": "I couldn't use those details.",
+    "request_confirmation": "I can't book it yet.",
+    "confirm_booking": "I can't book it yet.",
+    "request_payment": "I can't open the payment just now.",
+    "cancel_appointment": "I can't cancel it here.",
+    "reschedule_appointment": "I can't move it here.",
+    "refund": "I can't arrange a refund here.",
+}
+NOT_IN_THIS_CHAT = "That isn't something I can do in this chat; a member of the team can help."
+
+
+def plain_refusal(action: str, verdict: GateVerdict) -> str:
+    """The client's words for ``verdict`` refusing ``action``; "" when there is nothing the
+    client needs to hear (a command the client never asked about)."""
+    if verdict.passed:
+        return ""
+    if verdict.said:
+        return verdict.said
+    if action not in BY_ACTION:
+        return ""
+    if verdict.stage == Stage.CAPABILITY:
+        return f"{BY_ACTION[action]} {NOT_IN_THIS_CHAT}"
+    return BY_ACTION[action]
