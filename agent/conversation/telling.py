@@ -17,8 +17,9 @@ from zoneinfo import ZoneInfo
 from agent.conversation.states import State
 from agent.conversation.wording import local_label
 from agent.guards import Price, TurnFacts
-from agent.guards.sentences import human_list
-from agent.llm.base import ConversationView, Narration, ServiceFact
+from agent.guards.sentences import human_list, sentences
+from agent.guards.status import topics_of
+from agent.llm.base import ConversationView, Narration, ServiceFact, StepOutcome
 
 # What the button of each effect card says, and what the card says will happen.
 EFFECT_BUTTONS = {
@@ -123,8 +124,17 @@ def effect_label(effect: dict[str, str], view: ConversationView, time_zone: str)
             return f"Refund {effect['amount']} of your deposit to your card"
 
 
-def turn_facts(narration: Narration, *, payment_verified: bool) -> TurnFacts:
-    """The ledger for the reply guards: every date, time and price the core handed over."""
+def turn_facts(
+    narration: Narration,
+    *,
+    payment_verified: bool,
+    paid: Decimal | None = None,
+    refunded: Decimal = Decimal("0"),
+    core_narration: str = "",
+) -> TurnFacts:
+    """The ledger for the reply guards: every date, time and price the core handed over, every
+    state that is a fact (``paid``: what Stripe confirmed; ``refunded``: what was given back,
+    on record), and the core's own narration of the turn (``core_narration``)."""
     after = narration.after
     moments = [*narration.slots, *narration.alternatives]
     if after.held is not None:
@@ -135,6 +145,8 @@ def turn_facts(narration: Narration, *, payment_verified: bool) -> TurnFacts:
         moments.append(narration.lapsed.start)  # the time that was held, told as released
     currency = narration.turn.currency
     refunds = [step.money_moved for step in narration.outcomes if step.money_moved]
+    if refunded and refunded not in refunds:
+        refunds.append(refunded)
     amounts = [narration.price, narration.deposit, *refunds]
     if (effect := narration.effect) is not None:
         # The card prepared this turn names its time or amount: the core's figures.
@@ -144,6 +156,14 @@ def turn_facts(narration: Narration, *, payment_verified: bool) -> TurnFacts:
             amounts.append(Decimal(effect["amount"]))
     prices = [Price(amount, currency) for amount in amounts if amount]
     state = State(after.state)
+    now = narration.turn.now
+    live_hold = after.held is not None and (after.hold_expires is None or after.hold_expires > now)
+    names = (
+        narration.turn.business,
+        *(service.name for service in narration.turn.services),
+        after.name,
+        after.appointment_service,
+    )
     return TurnFacts(
         zone=narration.turn.time_zone,
         language=narration.turn.language,
@@ -153,7 +173,8 @@ def turn_facts(narration: Narration, *, payment_verified: bool) -> TurnFacts:
         booking_confirmed=state == State.CONFIRMED,
         payment_verified=payment_verified,
         # A refund made this turn, or one on record for the booking's deposit.
-        refund_issued=bool(refunds) or after.payment_status in ("refunded", "partially_refunded"),
+        refund_issued=bool(refunds),  # made this turn, or on record for the deposit
+        asked_topics=asked_topics(narration),
         booked_at=after.appointment_start if state == State.CONFIRMED else None,
         cancelled=state == State.CANCELLED,
         moved=any(
@@ -167,13 +188,53 @@ def turn_facts(narration: Narration, *, payment_verified: bool) -> TurnFacts:
         links=narration.links,
         site=narration.site,
         core_said=core_sentences(narration),
+        core_narration=tuple(sentences(core_narration)),
+        names=tuple(name for name in names if name),
+        client_email=after.email,
+        held_at=after.held if live_hold else None,
+        paid=(Price(paid, currency),) if payment_verified and paid else (),
+        refunds=tuple(Price(amount, currency) for amount in refunds),
     )
 
 
 def core_sentences(narration: Narration) -> tuple[str, ...]:
-    """What the core itself said this turn, in words for the client: its refusals. A guard
-    never removes these (a refusal naming the last bookable day is no invented date)."""
-    return tuple(step.said for step in narration.outcomes if step.said)
+    """What the core itself said this turn, in words for the client: its refusals of what the
+    client asked for. A guard never removes these (a refusal naming the last bookable day is no
+    invented date), and a reply always tells them."""
+    return tuple(step.said for step in narration.outcomes if refusal_told(step, narration))
+
+
+# What each command's refusal is about: told only when the client asked about that.
+REFUSAL_TOPICS = {
+    "cancel_appointment": "cancel",
+    "reschedule_appointment": "move",
+    "refund": "refund",
+    "request_payment": "payment",
+    "confirm_booking": "booking",
+}
+
+
+def asked_topics(narration: Narration) -> frozenset[str]:
+    """The states the client spoke of this turn: in their message, or by pressing a card."""
+    turn = narration.turn
+    if turn.message:
+        return topics_of(turn.message, turn.language)
+    pressed = {REFUSAL_TOPICS.get(step.action) for step in narration.outcomes}
+    return frozenset(topic for topic in pressed if topic)
+
+
+def refusal_told(step: StepOutcome, narration: Narration) -> bool:
+    """Whether the client hears this refusal: one of something they asked for, in their words
+    or by a press — not of what a model tried on its own ("I'll only refund if you ask" to a
+    client who said "thanks" would answer a question nobody asked)."""
+    if step.executed or not step.said:
+        return False
+    reading = narration.turn.reading
+    if step.action == "collect_contact" and narration.turn.message:
+        typed = (reading.emails, reading.phones, reading.bad_emails, reading.bad_phones)
+        return any(typed) or reading.name is not None
+    topic = REFUSAL_TOPICS.get(step.action)
+    return topic is None or topic in asked_topics(narration)
 
 
 def card_of(view: ConversationView) -> str:

@@ -22,7 +22,7 @@ import datetime as dt
 import hashlib
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
@@ -281,6 +281,7 @@ def _narrated(
     draft = None
     if conversation.state != State.ESCALATED or narration.outcomes:
         draft = _attempt(lambda: model.narrate(narration))
+    offline_draft = draft is None or isinstance(model, OfflineModel)
     if draft is None:
         draft = OfflineModel().narrate(narration)
     # PostgreSQL stores no NUL character: a model's stray one must not fail the reply's write.
@@ -291,7 +292,19 @@ def _narrated(
         PaymentStatus.PARTIALLY_REFUNDED,
         PaymentStatus.REFUNDED,
     )
-    return guard_reply(draft, telling.turn_facts(narration, payment_verified=paid))
+    # The core's own narration of the turn — the offline narrator's, from the facts alone (not
+    # the notes, which carry a model's own text): trusted word for word, and told instead of
+    # any claim the guards drop.
+    facts = telling.turn_facts(
+        narration,
+        payment_verified=paid,
+        paid=payment.amount if paid else None,
+        refunded=payment.amount_refunded if payment is not None else Decimal("0"),
+        core_narration=draft
+        if offline_draft and not narration.notes
+        else OfflineModel().narrate(replace(narration, notes=())),
+    )
+    return guard_reply(draft, facts)
 
 
 def _attempt[T](call: Callable[[], T]) -> T | None:

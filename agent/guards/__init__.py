@@ -14,16 +14,19 @@ Decisions worth knowing:
   mechanic is dropped whole: cutting a span out of it would leave a broken sentence.
 - Amounts are recognised only with a currency marker ("$85", "85 EUR", "85 euros"), so times
   ("14.00") and counts ("2 people") are never taken for prices.
+- Status talk fails closed (ADR 0007, ``status``): a sentence survives only if the guard knows
+  every word of it and every state it speaks of — booked, held, paid, refunded, cancelled,
+  moved, priced, discounted — is a fact of the ledger, with that fact's own time and amount.
+  Anything else is replaced by the core's own narration of the turn.
 - When a guard drops everything, the reply becomes the core's real next step.
 - A reply carries only the links the core handed over (links guard, first: a link is also
   where internal words like "api" hide).
 - What the core itself said this turn (its refusals, in the client's words) is never removed.
 
-Known limits (deliberate, covered by the knowledge base and the gates rather than here):
-- Missed: weekday abbreviations ("Tue", "Sat" are ordinary words too), spelled-out times ("three
-  o'clock in the afternoon"), bare amounts without a currency ("it's 85"), claims phrased
-  without the listed words ("it's in the calendar"), claims hidden behind a conditional word
-  within four words before them ("if you wondered, it's confirmed").
+Known limits (deliberate):
+- Over-eager by design: a true sentence in words the status guard does not know, or a denial
+  or question about a state, is replaced by the core's narration (the client still reads
+  what is true; a model loses its wording, never the facts).
 - Over-eager: "at 3" followed by a noun ("at 3 locations") and "1/2" read as times/dates;
   "the tool"/"the model" in their everyday sense are dropped as internal mechanics.
 """
@@ -31,12 +34,9 @@ Known limits (deliberate, covered by the knowledge base and the gates rather tha
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 
-from agent.guards.claims import (
-    completion_claims_guard,
-    payment_talk_guard,
-    required_fields_guard,
-)
+from agent.guards.claims import payment_talk_guard, required_fields_guard
 from agent.guards.dates import dates_guard
 from agent.guards.ledger import (
     FALLBACK_NEXT_STEP,
@@ -50,6 +50,7 @@ from agent.guards.links import links_guard
 from agent.guards.mechanics import internal_mechanics_guard
 from agent.guards.prices import format_price, prices_guard
 from agent.guards.sentences import join_sentences
+from agent.guards.status import status_guard
 
 Guard = Callable[[str, TurnFacts], GuardResult]
 
@@ -57,8 +58,8 @@ Guard = Callable[[str, TurnFacts], GuardResult]
 # guards still scrub; prices run before dates so an amount is never read as a time.
 GUARDS: tuple[tuple[str, Guard], ...] = (
     ("links", links_guard),
+    ("status", status_guard),
     ("required_fields", required_fields_guard),
-    ("completion_claims", completion_claims_guard),
     ("payment_talk", payment_talk_guard),
     ("prices", prices_guard),
     ("dates", dates_guard),
@@ -75,6 +76,8 @@ def guard_reply(
         result = guard(text, facts)
         text = result.text
         rewrites.extend(result.rewrites)
+        if result.vouched:
+            facts = replace(facts, vouched=(*facts.vouched, *result.vouched))
     text = text.strip() or facts.next_step_text()
     # Every refusal reaches the client in the core's plain words, even when the draft left it
     # out: it goes first, before whatever the draft says instead.
@@ -97,7 +100,6 @@ __all__ = [
     "Price",
     "Rewrite",
     "TurnFacts",
-    "completion_claims_guard",
     "dates_guard",
     "format_price",
     "guard_reply",
@@ -106,4 +108,5 @@ __all__ = [
     "payment_talk_guard",
     "prices_guard",
     "required_fields_guard",
+    "status_guard",
 ]

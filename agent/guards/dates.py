@@ -266,6 +266,11 @@ def dates_guard(reply: str, facts: TurnFacts) -> GuardResult:
     return drop_sentences(reply, facts, "dates", problem)
 
 
+def date_problem(sentence: str, facts: TurnFacts) -> str | None:
+    """The first date or time in ``sentence`` that is not among ``facts.datetimes``."""
+    return _problem(sentence, facts)
+
+
 def _problem(sentence: str, facts: TurnFacts) -> str | None:
     # The links left are the core's (the links guard ran first); their digits are no dates.
     sentence = LINK.sub(lambda link: " " * len(link[0]), sentence)

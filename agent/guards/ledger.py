@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
+from functools import cached_property
 from zoneinfo import ZoneInfo
 
 FALLBACK_NEXT_STEP = "How can I help you with your booking?"
@@ -43,15 +44,36 @@ class TurnFacts:
     links: tuple[str, ...] = ()  # the only links a reply may carry: the core's, this turn
     site: str = ""  # the business's own site: any page of it may be linked
     # What the core itself said this turn in the client's words (its refusals): a guard never
-    # removes these, whatever days or amounts they name.
+    # removes these, whatever days or amounts they name, and a reply always tells them.
     core_said: tuple[str, ...] = ()
+    # The core's own narration of this turn, sentence by sentence (the offline narrator's,
+    # from facts alone): trusted word for word, and what the client reads instead of a claim
+    # the status guard drops.
+    core_narration: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()  # the business's, its services' and the client's names
+    client_email: str = ""  # the only email address a reply may name
+    held_at: datetime | None = None  # the held time, only while the hold is live
+    paid: tuple[Price, ...] = ()  # what Stripe confirmed paid
+    refunds: tuple[Price, ...] = ()  # what was refunded (this turn or on record)
+    discount: bool = False  # a discount agreed by the core (none until negotiation exists)
+    # Sentences an earlier guard wrote as the truth ("Nothing is booked yet."): later guards
+    # leave them as they are.
+    vouched: tuple[str, ...] = ()
+    # The states the client's message spoke of ("is it booked?": booking): what a dropped
+    # claim's denial may answer.
+    asked_topics: frozenset[str] = frozenset()
 
     def is_core_said(self, sentence: str) -> bool:
-        """``sentence`` is, word for word, one of the sentences the core said this turn."""
+        """``sentence`` is, word for word, one of the sentences the core said this turn (its
+        refusals or its own narration)."""
         said = " ".join(sentence.split())
-        return bool(said) and any(
-            said == " ".join(part.split())
-            for core in self.core_said
+        return bool(said) and said in self._core_sentences
+
+    @cached_property
+    def _core_sentences(self) -> frozenset[str]:
+        return frozenset(
+            " ".join(part.split())
+            for core in (*self.core_said, *self.core_narration, *self.vouched)
             for part in re.split(r"(?<=[.!?])\s+", core)
         )
 
@@ -86,6 +108,7 @@ class Rewrite:
 class GuardResult:
     text: str
     rewrites: list[Rewrite] = field(default_factory=list)
+    vouched: tuple[str, ...] = ()  # sentences this guard wrote as the truth
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,7 @@ def _to_decimal(number: str) -> Decimal | None:
         return None
 
 
-def _amount_of(match: re.Match[str]) -> Price | None:
+def amount_of(match: re.Match[str]) -> Price | None:
     number = match["n1"] or match["n2"] or match["n3"]
     marker = match["sym"] or match["sym2"] or match["code1"] or match["code2"] or ""
     currency = _SYMBOLS.get(marker) or _CODE_WORDS.get(marker.lower(), marker.upper())
@@ -73,7 +73,7 @@ def prices_guard(reply: str, facts: TurnFacts) -> GuardResult:
     wrong = [
         match
         for match in AMOUNT.finditer(reply)
-        if (price := _amount_of(match)) is None or not _is_core_price(price, facts)
+        if (price := amount_of(match)) is None or not _is_core_price(price, facts)
     ]
     core_spans = _core_said_spans(reply, facts)
     wrong = [m for m in wrong if not any(a <= m.start() < b for a, b in core_spans)]

@@ -127,9 +127,12 @@ def narration_prompt(narration: Narration) -> str:
         [
             f"You write the next chat reply of {turn.business}'s booking assistant to the client,"
             f" in {turn.language}. Time zone {turn.time_zone}.",
-            "Narrate only these facts, briefly (one to three sentences). Add no time, price,"
-            " payment or confirmation that is not here; explain what was not done in plain"
-            " words, without naming tools or systems.",
+            "Narrate only these facts, briefly (one to three sentences), in plain everyday"
+            " words. Add no time, price, payment or confirmation that is not here; explain"
+            " what was not done in plain words, without naming tools or systems. Answer a"
+            " question about the business by quoting its knowledge word for word. A sentence"
+            " that states anything these facts do not back is replaced before the client"
+            " reads it.",
             "Facts:\n" + ("\n".join(facts) if facts else "- nothing was done this turn"),
             "Conversation now:\n" + _conversation(narration.after, zone, turn.currency),
         ]

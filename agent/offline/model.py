@@ -27,7 +27,7 @@ from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from agent.conversation.telling import appointment_now, lapsed_words
+from agent.conversation.telling import appointment_now, lapsed_words, refusal_told
 from agent.conversation.wording import local_label
 from agent.guards.ledger import Price
 from agent.guards.prices import format_price
@@ -165,27 +165,13 @@ class OfflineModel:
                 best, best_score = passage.strip(), score
         if best:
             return best
-        reading = context.reading
-        if "refund" in reading.requests:
-            return (
-                "I can't arrange a refund from this chat myself, but a member of the team can: "
-                "ask me for a person and I'll hand you over."
-            )
-        if reading.is_question:
-            if context.conversation.state in ("confirmed", "awaiting_payment"):
-                return ""  # the narration tells where the booking stands
-            return "I don't have that information, but a member of the team can tell you."
-        return (
-            "I can't do that from this chat. I can find a time and book it, or move or "
-            "cancel a booking made here; for anything else, ask me for a person and a member "
-            "of the team will reply."
-        )
+        return ""  # nothing to quote: the narration says what the assistant can do instead
 
     # --- narrating -----------------------------------------------------------------------------
 
     def narrate(self, narration: Narration) -> str:
         zone = narration.turn.time_zone
-        parts: list[str] = list(narration.notes)
+        parts: list[str] = list(narration.notes) or [self._unanswered(narration)]
         for step in narration.outcomes:
             if (sentence := self._step(step, narration)) is not None:
                 parts.append(sentence)
@@ -209,6 +195,27 @@ class OfflineModel:
         parts.append(narration.next_step)
         return " ".join(part for part in parts if part)
 
+    def _unanswered(self, narration: Narration) -> str:
+        """A message nothing was done for and nothing quoted: say so honestly, and what can
+        be done here. Written from the turn's reading, so it is the core's own sentence."""
+        turn = narration.turn
+        if narration.outcomes or not turn.message or turn.reading.is_routine:
+            return ""
+        if "refund" in turn.reading.requests:
+            return (
+                "I can't arrange a refund from this chat myself, but a member of the team can: "
+                "ask me for a person and I'll hand you over."
+            )
+        if turn.reading.is_question:
+            if narration.after.state in ("confirmed", "awaiting_payment"):
+                return ""  # the narration tells where the booking stands
+            return "I don't have that information, but a member of the team can tell you."
+        return (
+            "I can't do that from this chat. I can find a time and book it, or move or cancel "
+            "a booking made here; for anything else, ask me for a person and a member of the "
+            "team will reply."
+        )
+
     def _lapsed(self, narration: Narration) -> str:
         lapsed = narration.lapsed
         assert lapsed is not None
@@ -223,8 +230,9 @@ class OfflineModel:
         after, zone = narration.after, narration.turn.time_zone
         currency = narration.turn.currency
         if not step.executed:
-            # The core's refusal in the client's words, never the gate's reason.
-            return step.said or None
+            # The core's refusal in the client's words, never the gate's reason; only of what
+            # the client asked for (not of what a model tried on its own).
+            return step.said if refusal_told(step, narration) else None
         match step.action:
             case "choose_service" if after.service is not None:
                 price = format_price(Price(after.service.price, currency))

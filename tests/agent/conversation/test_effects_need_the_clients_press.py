@@ -86,8 +86,9 @@ def test_a_refund_after_a_plain_thanks_is_blocked_within_every_grant_and_policy(
     payment.refresh_from_db()
     assert payment.status == PaymentStatus.PAID
     assert not [r for r in fake_stripe.requests if r["path"].startswith("/v1/refunds")]
-    assert "refunded you" not in result.reply.text
-    assert "I'll only do that if you ask me to" in result.reply.text
+    assert "refund" not in result.reply.text.lower()
+    # The client asked for nothing: what the model tried on its own is not told to them.
+    assert "I'll only do that if you ask me to" not in result.reply.text
 
 
 def test_an_asked_for_move_only_prepares_a_card_and_the_press_moves_it(shop):

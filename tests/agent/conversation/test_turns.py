@@ -117,14 +117,12 @@ def test_confirm_typed_as_chat_never_books_however_often_the_client_insists(shop
         result = say(token, "Confirm", careless)
         assert not Appointment.objects.exists()
         assert "confirmed" not in result.reply.text.lower()
-        assert "Nothing is booked yet" in result.reply.text
+        assert "Nothing is booked until you press Confirm" in result.reply.text
         assert result.conversation.state == "details_collected"
         assert result.outcomes[0].stage == "POLICY"
         assert "only the client's Confirm" in result.outcomes[0].reason
     # Both sentences of each draft claimed the booking ("see you Wednesday" too).
-    befores = list(
-        GuardRewrite.objects.filter(guard="completion_claims").values_list("before", flat=True)
-    )
+    befores = list(GuardRewrite.objects.filter(guard="status").values_list("before", flat=True))
     assert befores.count("Great news, your booking is confirmed!") == 2
     assert len(befores) == 4
 
@@ -503,5 +501,5 @@ def test_no_confirmation_is_offered_while_required_details_are_missing(shop):
     result = say(token, "haircut wednesday at 10, I'm Ana", model)
     assert result.conversation.state == "slot_held"
     assert "confirm" not in result.reply.text.lower()
-    assert "I still need your email" in result.reply.text
-    assert GuardRewrite.objects.filter(guard="required_fields").exists()
+    assert "To book it, I need your email." in result.reply.text
+    assert GuardRewrite.objects.filter(guard="status").exists()

@@ -19,6 +19,10 @@ SITE = "https://studio.example"
 NEXT = "Please check the details and press Confirm to book."
 THURSDAY_14 = datetime(2026, 12, 3, 13, 0, tzinfo=UTC)  # 14:00 in Amsterdam
 
+ASKED_ABOUT_EVERYTHING = frozenset(
+    {"booking", "hold", "payment", "refund", "cancel", "move", "message", "discount"}
+)
+
 
 def facts(**overrides) -> TurnFacts:
     values = {
@@ -29,6 +33,9 @@ def facts(**overrides) -> TurnFacts:
         "next_step": NEXT,
         "links": (CHECKOUT, MANAGE),
         "site": SITE,
+        # As if the client had asked about every state: each dropped claim's denial is said.
+        "asked_topics": ASKED_ABOUT_EVERYTHING,
+        "names": ("Studio Lumen", "Haircut", "Ana"),
     }
     return TurnFacts(**(values | overrides))
 
@@ -125,13 +132,13 @@ def test_an_email_address_is_not_a_link():
         pytest.param(
             "Shall I confirm it now?",
             {"missing_fields": ("email",)},
-            "Before I can book this for you, I still need your email.",
+            "Nothing is booked yet. Before I can book this for you, I still need your email.",
             id="required fields",
         ),
         pytest.param(
             "Lovely. Please pay the deposit now.",
             {},
-            f"Lovely. {NEXT}",
+            f"Lovely. I can't see a completed payment yet. {NEXT}",
             id="payment talk",
         ),
         pytest.param(
@@ -149,13 +156,13 @@ def test_an_email_address_is_not_a_link():
         pytest.param(
             "Sure. I checked the database.",
             {},
-            "Sure. I checked our records.",
-            id="mechanics renamed",
+            f"Sure. {NEXT}",
+            id="mechanics: words the guard does not know",
         ),
         pytest.param(
             "I asked the model. Anything else?",
             {},
-            "Anything else?",
+            f"{NEXT} Anything else?",
             id="mechanics dropped",
         ),
     ],

@@ -1,0 +1,235 @@
+"""The words the status guard knows, per language, and how it reads a word. Pure tables.
+
+The guard fails closed (ADR 0007): a model's sentence survives only if the guard knows every
+word of it. So these tables are a whitelist, deliberately narrow — the words of small talk, of
+offering times, of the booking's things, and the state words that make a sentence a claim
+about a booking, a hold, a payment, a refund, a cancellation, a move, a price or a discount.
+A word missing here is never a way past the guard: its sentence is replaced by the core's own
+narration. Adding a word is safe only where the word cannot state a fact on its own; a state
+word goes under its topic.
+
+Words are compared after ``lemma``: lower-cased, apostrophes and accents dropped, irregular
+forms mapped ("held" → "hold", "paid" → "pay") and common endings stripped ("booked",
+"booking", "books" → "book"). A state word matches any word whose lemma starts with it, so
+"reschedul" covers rescheduled and rescheduling.
+
+Adding a language: a ``Vocabulary`` for it in ``VOCABULARIES`` (issue: Spanish). A language
+without one has no words the guard knows: every sentence with content fails closed.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+
+# --- reading a word ------------------------------------------------------------------------
+
+IRREGULAR = {
+    "held": "hold",
+    "kept": "keep",
+    "paid": "pay",
+    "sent": "send",
+    "went": "go",
+    "gone": "go",
+    "done": "do",
+    "did": "do",
+    "made": "make",
+    "taken": "take",
+    "took": "take",
+    "got": "get",
+    "gotten": "get",
+    "given": "give",
+    "gave": "give",
+    "shown": "show",
+    "saw": "see",
+    "seen": "see",
+    "were": "be",
+    "was": "be",
+    "is": "be",
+    "are": "be",
+    "am": "be",
+    "been": "be",
+    "being": "be",
+    "has": "have",
+    "had": "have",
+    "having": "have",
+    "children": "child",
+}
+_ENDINGS = ("ations", "ation", "ings", "ing", "ments", "ment", "edly", "ed", "es", "ly", "s")
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*", re.UNICODE)
+
+
+def plain(text: str) -> str:
+    """Lower case, accents and apostrophes gone: how words are compared."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).replace("’", "'")
+
+
+@lru_cache(maxsize=8192)
+def lemma(word: str) -> str:
+    """A word's base, by rule: good enough to compare a word with a short list, not a
+    dictionary (an unknown word reads as unknown whatever its base)."""
+    word = plain(word).replace("'", "")
+    if word in IRREGULAR:
+        return IRREGULAR[word]
+    for ending in _ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            stem = word[: -len(ending)]
+            # "cancelled" → "cancell" → "cancel"; "booked" keeps "book".
+            if len(stem) > 3 and stem[-1] == stem[-2] and stem[-1] not in "aeiouls":
+                stem = stem[:-1]
+            if stem.endswith("ll") and len(stem) > 4:
+                stem = stem[:-1]
+            return stem
+    return word
+
+
+def words_of(sentence: str) -> list[str]:
+    """The sentence's words (letters only: numbers, times and amounts are other guards')."""
+    return _WORD.findall(sentence)
+
+
+# --- what a language's words are -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """A language's known words, as lemmas (``known``), and its state words per topic (stems,
+    matched as prefixes of a lemma; ``phrases`` match the plain sentence)."""
+
+    known: frozenset[str]
+    states: dict[str, tuple[str, ...]]
+    phrases: dict[str, tuple[str, ...]]
+    # The booking's things: a sentence naming one without a state word it knows speaks of
+    # every state the thing could be in (it fails closed unless all are backed).
+    things: dict[str, tuple[str, ...]]
+    negations: frozenset[str]
+
+    @cached_property
+    def state_patterns(self) -> dict[str, re.Pattern[str]]:
+        """Per topic, one pattern matching a lemma that starts with any of its stems."""
+        return {
+            topic: re.compile("|".join(re.escape(stem) for stem in stems))
+            for topic, stems in self.states.items()
+        }
+
+    @cached_property
+    def any_state(self) -> re.Pattern[str]:
+        return re.compile("|".join(p.pattern for p in self.state_patterns.values()))
+
+    @cached_property
+    def phrase_patterns(self) -> dict[str, re.Pattern[str]]:
+        """Per topic, one pattern finding any of its phrases (whole words where they start or
+        end with a letter: "% off" follows a digit)."""
+        return {
+            topic: re.compile("|".join(_phrase_pattern(phrase) for phrase in phrases))
+            for topic, phrases in self.phrases.items()
+        }
+
+    def knows(self, word_lemma: str) -> bool:
+        # A stripped ending may have taken a silent e with it ("writing" → "writ": "write").
+        return word_lemma in self.known or f"{word_lemma}e" in self.known
+
+
+def _phrase_pattern(phrase: str) -> str:
+    before = r"(?<!\w)" if phrase[:1].isalnum() else ""
+    after = r"(?!\w)" if phrase[-1:].isalnum() else ""
+    return f"{before}{re.escape(phrase)}{after}"
+
+
+def _lemmas(text: str) -> frozenset[str]:
+    return frozenset(lemma(word) for word in text.split())
+
+
+# Function words and the words of being polite: what any reply is made of.
+_FUNCTION = """
+a an the this that these those it its it's itself there here there's that's what's let's
+i'm i've i'll i'd we're we've we'll we'd you're you've you'll you'd they're they've
+isn't aren't wasn't weren't don't doesn't didn't can't couldn't won't wouldn't shouldn't
+haven't hasn't hadn't
+am pm h st nd rd th eur euro euros usd dollar dollars gbp pound pounds chf
+i me my mine myself we us our ours you your yours yourself he she they them their his her
+and or but so then also too as if than because while though although
+to of for from with without in on at by about into onto over under up down out near
+before after until till during between within
+be am is are was were been being do does did done have has had having
+can could will would shall should may might must need needs let lets
+what which who whom whose when where why how
+all any some each every no not nothing none nobody never ever just only still yet again
+very really quite more most much many few little lot lots
+one two both other another else same such own
+yes yeah yep ok okay sure right well now today tomorrow soon later already always
+n't
+"""
+_SMALL_TALK = """
+hi hello hey dear good morning afternoon evening night welcome
+thanks thank pleasure glad happy delighted lovely great wonderful nice kind kindly
+sorry apologise apologize apology unfortunately afraid fortunately luckily
+please help helping assist question questions answer answers anything something everything
+let know tell ask asking wonder wondering understand see look looking forward hope hoping
+feel free reach write get back chat talk speak team member person colleague colleagues
+here there day week weekend meantime moment minute while later
+like love prefer want wish choose pick suit suits work works fit fits option options
+choice choices sound sounds perfect fine alright course problem worries worry
+bye goodbye cheers care take
+"""
+# Offering times, and the booking's things named without a state: what a reply about finding a
+# time is made of. "open", "available": a time the core found (the dates guard checks it).
+_OFFER = """
+open opening openings available availability time times slot slots spot spots day days
+date dates hour hours morning afternoon evening earlier later earliest latest next nearest
+first second third last these those either
+service services visit appointment appointments booking bookings session treatment
+name address phone number details card link page
+minute minutes long takes take last lasts
+monday tuesday wednesday thursday friday saturday sunday
+mon tue tues wed thu thur thurs fri sat sun
+january february march april may june july august september october november december
+jan feb mar apr jun jul aug sep sept oct nov dec
+at on from to until around between
+"""
+# The state words, per topic: a model may use them only where the ledger backs that topic. Kept
+# short on purpose — a state word missing here is an unknown word, which fails closed anyway.
+_STATES = {
+    "booking": ("book", "reserv", "confirm", "schedul", "secur", "finali", "complet"),
+    "hold": ("hold", "keep", "sav"),
+    "payment": ("pay", "charg", "receiv", "deposit"),
+    "refund": ("refund", "reimburs"),
+    "cancel": ("cancel",),
+    "message": ("send", "resen"),
+    "move": ("mov", "reschedul", "chang"),
+    "price": ("price", "pric", "cost", "fee", "charg"),
+    "discount": ("discount", "free", "cheap", "reduc", "waiv"),
+}  # fmt: skip
+# Claims made of plain words: matched on whole words of the plain sentence.
+_PHRASES = {
+    "booking": (
+        "done", "all set", "you're in", "youre in", "good to go", "see you", "in the calendar",
+        "in the diary", "on the books", "down for", "went through", "gone through",
+    ),
+    "refund": ("money back", "back to you", "back to your"),
+    "discount": ("off", "on the house", "no charge", "at no cost", "%", "percent", "half price"),
+}  # fmt: skip
+_THINGS = {
+    "booking": ("booking", "appointment", "reservation", "visit", "session", "slot", "spot"),
+    "payment": ("deposit", "payment", "money", "card"),
+}
+# A thing named without a state word speaks of every state it could be in.
+THING_TOPICS = {
+    "booking": ("booking", "hold", "cancel", "move"),
+    "payment": ("payment", "refund"),
+}
+
+ENGLISH = Vocabulary(
+    known=_lemmas(
+        _FUNCTION + _SMALL_TALK + _OFFER + " ".join(w for t in _THINGS.values() for w in t)
+    ),
+    states=_STATES,
+    phrases=_PHRASES,
+    things={kind: tuple(lemma(word) for word in words) for kind, words in _THINGS.items()},
+    negations=frozenset({"not", "no", "nothing", "never", "none", "nobody", "n't", "yet"}),
+)
+
+VOCABULARIES: dict[str, Vocabulary] = {"en": ENGLISH}
