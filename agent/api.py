@@ -15,6 +15,8 @@ from typing import Any
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.utils import timezone
+from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -26,7 +28,9 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from agent.conversation.client_actions import NotOffered, details_give, slot_pick, time_hold
 from agent.conversation.confirming import AlreadyBooked, ConversationClosed, conversation_confirm
+from agent.conversation.telling import in_zone, slot_id
 from agent.conversation.turns import (
     ConversationNotFound,
     TurnInProgress,
@@ -36,6 +40,7 @@ from agent.conversation.turns import (
     locked_conversation,
     turn_take,
 )
+from agent.conversation.wording import local_label
 from agent.models import Conversation, Message
 from bookings.api.appointments import (
     IDEMPOTENCY_HEADER,
@@ -43,7 +48,7 @@ from bookings.api.appointments import (
     idempotency_key_errors,
 )
 from bookings.api.errors import conflict, error_responses
-from bookings.api.fields import StrictCharField, iso_in_zone
+from bookings.api.fields import NOT_BLANK_PATTERN, InstantField, StrictCharField
 from bookings.api.lookups import business_or_404
 from bookings.api.public import SLUG_PARAMETER, PublicApi
 
@@ -116,6 +121,8 @@ class TranscriptSerializer(ConversationSerializer):
     @extend_schema_field(MessageSerializer(many=True))
     def get_messages(self, conversation: Conversation) -> list[dict[str, Any]]:
         latest = Message.objects.filter(conversation=conversation).order_by("-id")
+        if (after := self.context.get("after")) is not None:
+            latest = latest.filter(id__gt=after)
         return list(MessageSerializer(reversed(latest[:TRANSCRIPT_LIMIT]), many=True).data)
 
 
@@ -156,14 +163,27 @@ class ConversationStartApi(PublicApi):
 
 
 class ConversationReadApi(PublicApi):
+    class QuerySerializer(serializers.Serializer):
+        after = serializers.IntegerField(
+            required=False,
+            min_value=0,
+            max_value=2**63 - 1,
+            help_text="Only messages after this message id (to poll for what is new).",
+        )
+
     @extend_schema(
         operation_id="conversation_read",
-        summary="Read a conversation back, to resume it",
-        parameters=[CONVERSATION_TOKEN],
-        responses={200: TranscriptSerializer, **error_responses(404, 429)},
+        summary="Read a conversation back, to resume it or to see what is new",
+        parameters=[CONVERSATION_TOKEN, QuerySerializer],
+        responses={200: TranscriptSerializer, **error_responses(400, 404, 429)},
     )
     def get(self, request: Request, token: str) -> Response:
-        return Response(TranscriptSerializer(_up_to_date(token)).data)
+        # A plain dict, not the QueryDict: DRF reads a blank form value as "not given", and
+        # `?after=` is a mistake to answer, not a request for everything.
+        query = self.QuerySerializer(data=request.query_params.dict())
+        query.is_valid(raise_exception=True)
+        context = {"after": query.validated_data.get("after")}
+        return Response(TranscriptSerializer(_up_to_date(token), context=context).data)
 
 
 class ConversationMessageApi(PublicApi):
@@ -282,6 +302,153 @@ class ConversationConfirmApi(PublicApi):
         )
 
 
+class ClientActionApi(PublicApi):
+    """What the three client actions share: their errors, and the turn they answer with."""
+
+    def answered(self, request: Request, action) -> Response:
+        try:
+            result = action(address=request.META.get("REMOTE_ADDR"))
+        except ConversationNotFound:
+            raise NotFound() from None
+        except TurnInProgress:
+            return _in_progress()
+        except ConversationClosed:
+            return conflict(
+                "conversation_closed",
+                "This conversation is closed: a member of the team has it, or it ended.",
+            )
+        except NotOffered:
+            return conflict("not_offered", "That time is not one of the times offered now.")
+        return Response(_turn(result))
+
+
+class ConversationPickApi(ClientActionApi):
+    class InputSerializer(serializers.Serializer):
+        slot = StrictCharField(
+            max_length=64,
+            help_text="The `id` of one of the offered slots (`choices.slots[].id`).",
+        )
+
+        class Meta:
+            ref_name = "PickRequest"
+
+    @extend_schema(
+        operation_id="conversation_pick",
+        summary="Pick one of the times offered (the client's press on a slot button)",
+        parameters=[CONVERSATION_TOKEN],
+        request=InputSerializer,
+        responses={
+            200: OpenApiResponse(TurnSerializer, "The reply: the time held, or why not."),
+            409: OpenApiResponse(
+                description="`not_offered` (not a time offered now), `conversation_closed`, "
+                "`turn_in_progress`."
+            ),
+            **error_responses(400, 404, 413, 415, 429),
+        },
+    )
+    def post(self, request: Request, token: str) -> Response:
+        body = self.InputSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        slot = body.validated_data["slot"]
+        return self.answered(
+            request, lambda address: slot_pick(token=token, slot=slot, address=address)
+        )
+
+
+class ConversationHoldApi(ClientActionApi):
+    class InputSerializer(serializers.Serializer):
+        service = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
+        start = InstantField(help_text="A slot's start, as availability gives it.")
+
+        class Meta:
+            ref_name = "ConversationHoldRequest"
+
+    @extend_schema(
+        operation_id="conversation_hold",
+        summary="Hold a time chosen in the pick-a-time view (the client's press)",
+        parameters=[CONVERSATION_TOKEN],
+        request=InputSerializer,
+        responses={
+            200: OpenApiResponse(TurnSerializer, "The reply: the time held, or why not."),
+            409: OpenApiResponse(description="`conversation_closed`, `turn_in_progress`."),
+            **error_responses(400, 404, 413, 415, 429),
+        },
+    )
+    def post(self, request: Request, token: str) -> Response:
+        body = self.InputSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        service, start = body.validated_data["service"], body.validated_data["start"]
+        return self.answered(
+            request,
+            lambda address: time_hold(token=token, service=service, start=start, address=address),
+        )
+
+
+class BodyRequiredSchema(AutoSchema):
+    """A request body is required even though no one field is: the details form needs at
+    least one of its fields, which the schema says with `anyOf` (see DetailsRequestSchema)."""
+
+    def _get_request_body(self, direction: str = "request") -> dict[str, Any] | None:
+        body = super()._get_request_body(direction)
+        return body and {**body, "required": True}
+
+
+class ConversationDetailsApi(ClientActionApi):
+    schema = BodyRequiredSchema()
+
+    class InputSerializer(serializers.Serializer):
+        name = StrictCharField(max_length=120, required=False, allow_blank=True)
+        email = StrictCharField(max_length=254, required=False, allow_blank=True)
+        phone = StrictCharField(max_length=32, required=False, allow_blank=True)
+
+        class Meta:
+            ref_name = "DetailsRequest"
+
+        def validate(self, data: dict[str, str]) -> dict[str, str]:
+            if not any(value.strip() for value in data.values()):
+                raise ValidationError("Give a name, an email address or a phone number.")
+            return data
+
+    @extend_schema(
+        operation_id="conversation_details",
+        summary="Give the client's details from a form (name, email, phone)",
+        parameters=[CONVERSATION_TOKEN],
+        request=InputSerializer,
+        responses={
+            200: OpenApiResponse(
+                TurnSerializer,
+                "The reply: the details kept, or what is wrong with one (it is not kept).",
+            ),
+            409: OpenApiResponse(description="`conversation_closed`, `turn_in_progress`."),
+            **error_responses(400, 404, 413, 415, 429),
+        },
+    )
+    def post(self, request: Request, token: str) -> Response:
+        body = self.InputSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        given = body.validated_data
+        return self.answered(
+            request, lambda address: details_give(token=token, address=address, **given)
+        )
+
+
+class DetailsRequestSchema(OpenApiSerializerExtension):
+    """The details form's schema says what the API wants of it together: at least one of
+    name, email and phone with something in it."""
+
+    target_class = ConversationDetailsApi.InputSerializer
+
+    def map_serializer(self, auto_schema, direction) -> dict[str, Any]:
+        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
+        filled = {"minLength": 1, "pattern": NOT_BLANK_PATTERN}
+        return schema | {
+            "anyOf": [
+                {"required": [field], "properties": {field: filled}}
+                for field in ("name", "email", "phone")
+            ]
+        }
+
+
 def _up_to_date(token: str) -> Conversation:
     """The conversation with its stage brought up to date (a lapsed hold, a deposit paid);
     as stored while a reply is being written, which brings it up to date itself."""
@@ -298,14 +465,20 @@ def _up_to_date(token: str) -> Conversation:
 
 
 def _slots(result: TurnResult, starts: list[dt.datetime]) -> list[dict[str, str]]:
-    """Alternatives as the rest of the API writes slots: start and end in the business's zone."""
+    """Alternatives written as the reply's offered slots are: an ``id`` to pick by, start and
+    end in the business's zone, and a label."""
     conversation = result.conversation
-    zone = conversation.business.tzinfo
+    zone = conversation.business.time_zone
     length = dt.timedelta(
         minutes=conversation.service.duration_minutes if conversation.service else 0
     )
     return [
-        {"start": iso_in_zone(start, zone), "end": iso_in_zone(start + length, zone)}
+        {
+            "id": slot_id(start),
+            "start": in_zone(start, zone),
+            "end": in_zone(start + length, zone),
+            "label": local_label(start, zone),
+        }
         for start in starts
     ]
 

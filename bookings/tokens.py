@@ -26,5 +26,10 @@ def manage_url(public_id: uuid.UUID) -> str:
     return settings.MANAGE_URL_TEMPLATE.format(token=manage_token(public_id))
 
 
+def calendar_url(public_id: uuid.UUID) -> str:
+    """The appointment's .ics for the client's calendar (CALENDAR_URL_TEMPLATE)."""
+    return settings.CALENDAR_URL_TEMPLATE.format(token=manage_token(public_id))
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()

@@ -37,7 +37,7 @@ from agent.services import granted_actions
 from bookings.models import Appointment, AppointmentStatus, Business, Service
 from bookings.selectors import open_slots_for
 from bookings.services import nearest_alternatives
-from bookings.tokens import manage_url
+from bookings.tokens import calendar_url, manage_url
 from knowledge.selectors import knowledge_for_prompt
 from payments.models import Payment
 from payments.services.checkout import deposit_for
@@ -232,6 +232,18 @@ def view_of(conversation: Conversation, payment: Payment | None = None) -> Conve
     )
 
 
+def message_reading(conversation: Conversation, text: str, now: dt.datetime) -> MessageReading:
+    """What ``text`` contains, read in the business's zone, country and services."""
+    business = conversation.business
+    return read_message(
+        text,
+        now=now,
+        time_zone=business.tzinfo,
+        country=business.country,
+        services=[(service.id, service.name) for service in service_facts(business)],
+    )
+
+
 def turn_context(
     conversation: Conversation,
     text: str,
@@ -247,13 +259,7 @@ def turn_context(
     already among the last messages and is left out."""
     business = conversation.business
     services = service_facts(business)
-    reading = read_message(
-        text,
-        now=now,
-        time_zone=business.tzinfo,
-        country=business.country,
-        services=[(service.id, service.name) for service in services],
-    )
+    reading = message_reading(conversation, text, now)
     knowledge = "" if reading.is_routine else knowledge_for_prompt(business_id=business.pk)
     earlier: list[tuple[str, str]] = []
     if history:
@@ -307,6 +313,7 @@ def narration_of(
     view = view_of(conversation, payment)
     services = service_facts(conversation.business)
     awaiting = view.state == State.AWAITING_PAYMENT
+    appointment = conversation.appointment
     deposit = None
     if view.service is not None and view.state in (
         State.SLOT_HELD,
@@ -346,6 +353,8 @@ def narration_of(
         lapsed=lapsed,
         links=_links(conversation, payment),
         site=conversation.business.website,
+        manage_url=manage_url(appointment.public_id) if appointment else "",
+        calendar_url=calendar_url(appointment.public_id) if appointment else "",
     )
 
 

@@ -254,32 +254,42 @@ def card_of(view: ConversationView) -> str:
 
 
 def choices_for(narration: Narration) -> dict[str, Any]:
-    """What the widget shows beside the reply; every value comes from the core."""
+    """What the widget shows beside the reply; every value comes from the core. Times are
+    written as the rest of the API writes them (ISO 8601 in the business's zone, with its
+    offset), money as two-decimal strings, and each offered slot has an ``id`` the widget
+    names when the client picks it."""
     after, zone = narration.after, narration.turn.time_zone
     state = State(after.state)
     choices: dict[str, Any] = {}
     if state == State.GREETING:
         choices["services"] = [
-            {"id": s.id, "name": s.name, "minutes": s.minutes, "price": s.price}
+            {"id": s.id, "name": s.name, "minutes": s.minutes, "price": money(s.price)}
             for s in narration.turn.services
         ]
     offered = narration.slots or narration.alternatives
     if offered and state in (State.SLOT_OFFERED, State.SERVICE_CHOSEN, State.SLOT_HELD):
+        length = dt.timedelta(minutes=after.service.minutes if after.service else 0)
         choices["slots"] = [
-            {"start": start, "label": local_label(start, zone)} for start in offered
+            {
+                "id": slot_id(start),
+                "start": in_zone(start, zone),
+                "end": in_zone(start + length, zone),
+                "label": local_label(start, zone),
+            }
+            for start in offered
         ]
     if state == State.DETAILS_COLLECTED and after.service is not None and after.held:
         choices["confirm"] = {
             "service": after.service.name,
-            "start": after.held,
+            "start": in_zone(after.held, zone),
             "label": local_label(after.held, zone),
             "name": after.name,
             "email": after.email,
             "phone": after.phone,
-            "price": after.service.price,
-            "deposit": narration.deposit or Decimal("0"),
+            "price": money(after.service.price),
+            "deposit": money(narration.deposit or Decimal("0")),
             "currency": narration.turn.currency,
-            "hold_expires": after.hold_expires,
+            "hold_expires": in_zone(after.hold_expires, zone) if after.hold_expires else None,
             "card": card_of(after),
         }
     if narration.effect is not None and after.pending_effect == narration.effect:
@@ -292,8 +302,35 @@ def choices_for(narration: Narration) -> dict[str, Any]:
     if state == State.AWAITING_PAYMENT and narration.payment_url:
         choices["payment"] = {
             "url": narration.payment_url,
-            "amount": narration.deposit,
+            "amount": money(narration.deposit or Decimal("0")),
             "currency": narration.turn.currency,
-            "expires_at": narration.payment_expires,
+            "expires_at": in_zone(narration.payment_expires, zone)
+            if narration.payment_expires
+            else None,
+        }
+    if state == State.CONFIRMED and after.appointment_start and narration.manage_url:
+        choices["booked"] = {
+            "service": after.appointment_service,
+            "start": in_zone(after.appointment_start, zone),
+            "label": local_label(after.appointment_start, zone),
+            "status": after.appointment_status,
+            "reference": after.appointment,
+            "manage_url": narration.manage_url,
+            "calendar_url": narration.calendar_url,
         }
     return choices
+
+
+def slot_id(start: dt.datetime) -> str:
+    """How an offered slot is named when the client picks it: its start, as the conversation
+    keeps it (UTC, ISO 8601)."""
+    return start.astimezone(dt.UTC).isoformat()
+
+
+def in_zone(moment: dt.datetime, time_zone: str) -> str:
+    return moment.astimezone(ZoneInfo(time_zone)).isoformat()
+
+
+def money(amount: Decimal) -> str:
+    """Money as the API writes it: two decimals, as a string ("0.00", never "0")."""
+    return f"{amount:.2f}"

@@ -114,7 +114,7 @@ def conversation_start(
             conversation, facts.quiet_context(conversation, now), [], payment=None
         )
         text = f"Hello! I'm the booking assistant of {business.name}. {narration.next_step}"
-        greeting = _store_reply(conversation, text, narration, [])
+        greeting = reply_store(conversation, text, narration, [])
     return conversation, token, greeting
 
 
@@ -203,7 +203,7 @@ def _turn(token: str, client: FromClient, model: LanguageModel, now: dt.datetime
                 conversation, facts.quiet_context(conversation, now), [], payment=None
             )
             conversation.save()
-            reply = _store_reply(conversation, narration.next_step, narration, [], asked)
+            reply = reply_store(conversation, narration.next_step, narration, [], asked)
             return TurnResult(conversation, reply)
         context = facts.turn_context(
             conversation,
@@ -233,9 +233,9 @@ def _turn(token: str, client: FromClient, model: LanguageModel, now: dt.datetime
             conversation, context, steps, payment=payment, reply=proposed.reply[:REPLY_CHARACTERS]
         )
         if in_process:
-            guarded = _narrated(conversation, narration, model, payment)
+            guarded = narrated(conversation, narration, model, payment)
             conversation.save()
-            reply = _store_reply(conversation, guarded.text, narration, guarded.rewrites, asked)
+            reply = reply_store(conversation, guarded.text, narration, guarded.rewrites, asked)
             return TurnResult(conversation, reply, _outcomes(steps), [d for _o, d in steps])
         # Counted from the commit, not from the turn's start: proposing took its own time.
         lease = reply_lease(max(now, timezone.now()))
@@ -258,9 +258,9 @@ def narrate_and_store(
     """Narrate, guard, store, and free the conversation from ``lease`` (only if the lease is
     still this turn's); with ``confirm_key`` the reply is kept as the answer to a repeat of
     that Confirm."""
-    guarded = _narrated(conversation, narration, model, payment)
+    guarded = narrated(conversation, narration, model, payment)
     with transaction.atomic():
-        reply = _store_reply(conversation, guarded.text, narration, guarded.rewrites)
+        reply = reply_store(conversation, guarded.text, narration, guarded.rewrites)
         if confirm_key is not None:
             Conversation.objects.filter(pk=conversation.pk).update(
                 confirm_reply=reply, confirm_key=confirm_key
@@ -274,7 +274,7 @@ def narrate_and_store(
         return reply
 
 
-def _narrated(
+def narrated(
     conversation: Conversation, narration: Narration, model: LanguageModel, payment: Any
 ) -> GuardedReply:
     """The model's draft (the offline narrator standing in when it fails), guarded."""
@@ -335,7 +335,7 @@ def _run_proposals(
             done = Executed(blocked(Stage.STRUCTURE, reason))
         else:
             done = judge_and_execute(conversation, raw, granted, now, actor="model", client=client)
-        step, entry = _judged(conversation, raw, done)
+        step, entry = judged_step(conversation, raw, done)
         steps.append((step, done))
         entries.append(entry)
     AuditEntry.objects.bulk_create(entries)  # in proposal order, in this transaction
@@ -406,12 +406,14 @@ def judge_and_execute(
 
 def audit(conversation: Conversation, raw: Any, done: Executed) -> StepOutcome:
     """Write the audit entry of one proposal; returns the step as the narration sees it."""
-    step, entry = _judged(conversation, raw, done)
+    step, entry = judged_step(conversation, raw, done)
     entry.save()
     return step
 
 
-def _judged(conversation: Conversation, raw: Any, done: Executed) -> tuple[StepOutcome, AuditEntry]:
+def judged_step(
+    conversation: Conversation, raw: Any, done: Executed
+) -> tuple[StepOutcome, AuditEntry]:
     verdict = done.verdict
     outcome = Outcome(
         action=proposal_label(raw),
@@ -457,7 +459,7 @@ def _escalate(conversation: Conversation, reason: str) -> None:
     conversation.state = transition(State(conversation.state), State.ESCALATED)
 
 
-def _store_reply(
+def reply_store(
     conversation: Conversation,
     text: str,
     narration: Narration,

@@ -124,6 +124,8 @@ class Narration:
     lapsed: LapsedHold | None = None  # a hold that ran out since the last reply
     links: tuple[str, ...] = ()  # the only links a reply may carry: the core's, this turn
     site: str = ""  # the business's own site: any of its pages may be linked
+    manage_url: str = ""  # the client's page for their appointment, once booked
+    calendar_url: str = ""  # its .ics
 
 
 class LanguageModel(Protocol):

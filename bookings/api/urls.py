@@ -4,7 +4,10 @@ from django.urls import path, re_path
 
 from agent.api import (
     ConversationConfirmApi,
+    ConversationDetailsApi,
+    ConversationHoldApi,
     ConversationMessageApi,
+    ConversationPickApi,
     ConversationReadApi,
     ConversationStartApi,
 )
@@ -50,6 +53,17 @@ urlpatterns = [
         "conversations/<str:token>/confirm/",
         ConversationConfirmApi.as_view(),
         name="conversation-confirm",
+    ),
+    path(
+        "conversations/<str:token>/pick/", ConversationPickApi.as_view(), name="conversation-pick"
+    ),
+    path(
+        "conversations/<str:token>/hold/", ConversationHoldApi.as_view(), name="conversation-hold"
+    ),
+    path(
+        "conversations/<str:token>/details/",
+        ConversationDetailsApi.as_view(),
+        name="conversation-details",
     ),
     re_path(r"", not_found),
 ]

@@ -205,6 +205,11 @@ KNOWLEDGE_READ_SECONDS = env.int("KNOWLEDGE_READ_SECONDS", default=60)
 KNOWLEDGE_READ_QUEUE = env.str("KNOWLEDGE_READ_QUEUE", default="")
 KNOWLEDGE_READ_INLINE = env.bool("KNOWLEDGE_READ_INLINE", default=False)
 
+# --- the public face ------------------------------------------------------------------------
+# Where clients reach this server: the base of every link written into an email, a reply or a
+# Stripe Checkout (booking pages, appointment pages, calendars).
+PUBLIC_URL = env.str("PUBLIC_URL", default="http://localhost:8000").rstrip("/")
+
 # --- Stripe: only payments/stripe_api.py reads these ----------------------------------------
 STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY", default="")
 STRIPE_WEBHOOK_SECRET = env.str("STRIPE_WEBHOOK_SECRET", default="")
@@ -213,23 +218,23 @@ STRIPE_API_BASE = env.str("STRIPE_API_BASE", default="")
 # How long an appointment awaiting its deposit is held (Stripe's minimum is 30 minutes), and
 # where Stripe Checkout sends the client back to.
 PAYMENT_HOLD_MINUTES = env.int("PAYMENT_HOLD_MINUTES", default=30)
+# Where Stripe Checkout sends the client back to: the business's booking page ({slug}), which
+# shows where the payment stands (it never takes the redirect as proof of payment).
 PAYMENT_SUCCESS_URL = env.str(
-    "PAYMENT_SUCCESS_URL",
-    default="http://localhost:8000/booking/paid?session={CHECKOUT_SESSION_ID}",
+    "PAYMENT_SUCCESS_URL", default=f"{PUBLIC_URL}/b/{{slug}}/?payment=returned"
 )
 PAYMENT_CANCEL_URL = env.str(
-    "PAYMENT_CANCEL_URL", default="http://localhost:8000/booking/cancelled"
+    "PAYMENT_CANCEL_URL", default=f"{PUBLIC_URL}/b/{{slug}}/?payment=cancelled"
 )
 # Shared secret of the internal server-to-server payment verification caller.
 PAYMENTS_INTERNAL_SECRET = env.str("PAYMENTS_INTERNAL_SECRET", default="")
 
 # --- client links in messages ---------------------------------------------------------------
-MANAGE_URL_TEMPLATE = env.str(
-    "MANAGE_URL_TEMPLATE", default="http://localhost:8000/api/v1/manage/{token}/"
+MANAGE_URL_TEMPLATE = env.str("MANAGE_URL_TEMPLATE", default=f"{PUBLIC_URL}/manage/{{token}}/")
+CALENDAR_URL_TEMPLATE = env.str(
+    "CALENDAR_URL_TEMPLATE", default=f"{PUBLIC_URL}/manage/{{token}}/calendar.ics"
 )
-REBOOK_URL_TEMPLATE = env.str(
-    "REBOOK_URL_TEMPLATE", default="http://localhost:8000/api/v1/businesses/{slug}/services/"
-)
+REBOOK_URL_TEMPLATE = env.str("REBOOK_URL_TEMPLATE", default=f"{PUBLIC_URL}/b/{{slug}}/")
 
 # --- the model behind the agentic shell ----------------------------------------------------
 # "offline" is the embedded deterministic model; "openai:<model>" or "anthropic:<model>" pick

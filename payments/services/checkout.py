@@ -146,8 +146,10 @@ def _create_session(appointment: Appointment, payment: Payment) -> stripe_api.Ch
         currency=payment.currency,
         description=f"Deposit: {appointment.service.name}",
         customer_email=appointment.client.email or None,
-        success_url=settings.PAYMENT_SUCCESS_URL,
-        cancel_url=settings.PAYMENT_CANCEL_URL,
+        # The business's own page; "{slug}" is filled in, Stripe's "{CHECKOUT_SESSION_ID}" is
+        # Stripe's to fill (so a plain replace, not str.format).
+        success_url=settings.PAYMENT_SUCCESS_URL.replace("{slug}", appointment.business.slug),
+        cancel_url=settings.PAYMENT_CANCEL_URL.replace("{slug}", appointment.business.slug),
         expires_at=checkout_expires_at(payment),
         metadata={
             "ordina_payment": str(payment.pk),

@@ -44,6 +44,9 @@ OPERATIONS = {
     "conversation_read": ("/api/v1/conversations/{token}/", "get"),
     "conversation_message": ("/api/v1/conversations/{token}/messages/", "post"),
     "conversation_confirm": ("/api/v1/conversations/{token}/confirm/", "post"),
+    "conversation_pick": ("/api/v1/conversations/{token}/pick/", "post"),
+    "conversation_hold": ("/api/v1/conversations/{token}/hold/", "post"),
+    "conversation_details": ("/api/v1/conversations/{token}/details/", "post"),
 }
 
 
@@ -499,7 +502,7 @@ def test_calls_past_the_rate_are_refused_with_429_and_retry_after(api, shop, fro
 # --- the schema ---------------------------------------------------------------------------------
 
 
-def test_the_schema_documents_the_four_conversation_operations(api, db):
+def test_the_schema_documents_every_conversation_operation(api, db):
     schema = api.get("/api/schema/", {"format": "json"}).json()
 
     found = {
