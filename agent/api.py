@@ -30,7 +30,9 @@ from rest_framework.response import Response
 
 from agent.conversation.client_actions import NotOffered, details_give, slot_pick, time_hold
 from agent.conversation.confirming import AlreadyBooked, ConversationClosed, conversation_confirm
-from agent.conversation.telling import in_zone, slot_id
+from agent.conversation.facts import reference_of
+from agent.conversation.states import State
+from agent.conversation.telling import booked_choice, in_zone, slot_id
 from agent.conversation.turns import (
     ConversationNotFound,
     TurnInProgress,
@@ -51,6 +53,7 @@ from bookings.api.errors import conflict, error_responses
 from bookings.api.fields import NOT_BLANK_PATTERN, InstantField, StrictCharField
 from bookings.api.lookups import business_or_404
 from bookings.api.public import SLUG_PARAMETER, PublicApi
+from bookings.tokens import calendar_url, manage_url
 
 TRANSCRIPT_LIMIT = 200  # messages returned when a conversation is read back
 CONVERSATION_TOKEN = OpenApiParameter(
@@ -79,16 +82,31 @@ class MessageSerializer(serializers.Serializer):
     choices = StoredChoicesField(
         help_text=(
             "What to show beside the text, all from the booking core: `services`, `slots` "
-            "(pick one by sending its label), `confirm` (the booking to confirm), `effect` "
-            "(a cancel, move or refund the client asked for, to press: `label` says exactly "
-            "what it does, `button` its words, `card` what the press names), `payment` "
-            "(where to pay the deposit)."
+            "(press one through /pick/ with its `id`, or send its label), `confirm` (the "
+            "booking to confirm), `effect` (a cancel, move or refund the client asked for, to "
+            "press: `label` says exactly what it does, `button` its words, `card` what the "
+            "press names), `payment` (where to pay the deposit), `booked` (the appointment "
+            "made: its manage and calendar links). Times are ISO 8601 in the business's zone; "
+            "money two-decimal strings."
         )
     )
     created_at = serializers.DateTimeField()
 
     class Meta:
         ref_name = "ChatMessage"
+
+
+class BookedSerializer(serializers.Serializer):
+    service = serializers.CharField()
+    start = serializers.CharField(help_text="ISO 8601 in the business's zone, with its offset.")
+    label = serializers.CharField()
+    status = serializers.CharField()
+    reference = serializers.CharField()
+    manage_url = serializers.CharField()
+    calendar_url = serializers.CharField()
+
+    class Meta:
+        ref_name = "Booked"
 
 
 class ConversationSerializer(serializers.Serializer):
@@ -107,9 +125,29 @@ class ConversationSerializer(serializers.Serializer):
     appointment_status = serializers.CharField(
         source="appointment.status", allow_null=True, default=None
     )
+    booked = serializers.SerializerMethodField(
+        help_text="Once confirmed, the booking as `choices.booked` writes it (with its manage "
+        "and calendar links); null before. A deposit paid between two messages confirms the "
+        "booking with no reply to carry it."
+    )
 
     class Meta:
         ref_name = "Conversation"
+
+    @extend_schema_field(BookedSerializer(allow_null=True))
+    def get_booked(self, conversation: Conversation) -> dict[str, Any] | None:
+        appointment = conversation.appointment
+        if conversation.state != State.CONFIRMED or appointment is None:
+            return None
+        return booked_choice(
+            service=appointment.service.name,
+            start=appointment.starts_at,
+            status=appointment.status,
+            reference=reference_of(appointment),
+            time_zone=conversation.business.time_zone,
+            manage_url=manage_url(appointment.public_id),
+            calendar_url=calendar_url(appointment.public_id),
+        )
 
 
 class TranscriptSerializer(ConversationSerializer):
@@ -141,6 +179,52 @@ class TurnSerializer(serializers.Serializer):
 
     class Meta:
         ref_name = "ConversationTurn"
+
+
+class OfferedSlotSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="What /pick/ names to hold this time.")
+    start = serializers.CharField(help_text="ISO 8601 in the business's time zone.")
+    end = serializers.CharField(help_text="ISO 8601 in the business's time zone.")
+    label = serializers.CharField(help_text="The time in words, as the reply names it.")
+
+    class Meta:
+        ref_name = "OfferedSlot"
+
+
+class TurnRefusedSerializer(serializers.Serializer):
+    """A press the core refused is still a turn of the conversation: with a reply that says
+    why (and offers what can be done instead), so the page keeps showing the conversation."""
+
+    detail = serializers.CharField()
+    code = serializers.ChoiceField(
+        choices=[
+            "slot_unavailable",
+            "not_ready",
+            "not_offered",
+            "already_booked",
+            "conversation_closed",
+            "turn_in_progress",
+            "idempotency_conflict",
+            "payments_unavailable",
+        ]
+    )
+    alternatives = OfferedSlotSerializer(
+        many=True,
+        required=False,
+        help_text="With `slot_unavailable`: the open times nearest the one asked for, now "
+        "offered (press one through /pick/).",
+    )
+    conversation = ConversationSerializer(
+        required=False, help_text="With `slot_unavailable`, `not_ready`, `payments_unavailable`."
+    )
+    reply = MessageSerializer(
+        required=False,
+        help_text="The reply that says why, with `slot_unavailable`, `not_ready` and "
+        "`payments_unavailable`.",
+    )
+
+    class Meta:
+        ref_name = "ConversationTurnRefused"
 
 
 def _turn(result: TurnResult) -> dict[str, Any]:
@@ -201,7 +285,8 @@ class ConversationMessageApi(PublicApi):
         responses={
             200: TurnSerializer,
             409: OpenApiResponse(
-                description="`turn_in_progress`: the previous message is still being answered."
+                TurnRefusedSerializer,
+                description="`turn_in_progress`: the previous message is still being answered.",
             ),
             **error_responses(400, 404, 413, 415, 429),
         },
@@ -251,6 +336,7 @@ class ConversationConfirmApi(PublicApi):
             ),
             200: OpenApiResponse(TurnSerializer, "A repeat of a confirmed request: same answer."),
             409: OpenApiResponse(
+                TurnRefusedSerializer,
                 description=(
                     "`slot_unavailable` (with `alternatives` and the `reply`: the time was taken, "
                     "or its hold ran out and it was taken since), `not_ready` (no held slot, "
@@ -259,9 +345,14 @@ class ConversationConfirmApi(PublicApi):
                     "words), `already_booked`, `conversation_closed` (a person has taken it "
                     "over, or it ended), `turn_in_progress`, `idempotency_conflict` (the key "
                     "was used for another booking)."
-                )
+                ),
             ),
-            **error_responses(400, 404, 429, 503),
+            503: OpenApiResponse(
+                TurnRefusedSerializer,
+                "`payments_unavailable`: a deposit is due and payments are unavailable; nothing "
+                "was booked, the time is offered again (see `reply`); try again shortly.",
+            ),
+            **error_responses(400, 404, 429),
         },
     )
     def post(self, request: Request, token: str) -> Response:
@@ -340,8 +431,9 @@ class ConversationPickApi(ClientActionApi):
         responses={
             200: OpenApiResponse(TurnSerializer, "The reply: the time held, or why not."),
             409: OpenApiResponse(
+                TurnRefusedSerializer,
                 description="`not_offered` (not a time offered now), `conversation_closed`, "
-                "`turn_in_progress`."
+                "`turn_in_progress`.",
             ),
             **error_responses(400, 404, 413, 415, 429),
         },
@@ -370,7 +462,9 @@ class ConversationHoldApi(ClientActionApi):
         request=InputSerializer,
         responses={
             200: OpenApiResponse(TurnSerializer, "The reply: the time held, or why not."),
-            409: OpenApiResponse(description="`conversation_closed`, `turn_in_progress`."),
+            409: OpenApiResponse(
+                TurnRefusedSerializer, description="`conversation_closed`, `turn_in_progress`."
+            ),
             **error_responses(400, 404, 413, 415, 429),
         },
     )
@@ -419,7 +513,9 @@ class ConversationDetailsApi(ClientActionApi):
                 TurnSerializer,
                 "The reply: the details kept, or what is wrong with one (it is not kept).",
             ),
-            409: OpenApiResponse(description="`conversation_closed`, `turn_in_progress`."),
+            409: OpenApiResponse(
+                TurnRefusedSerializer, description="`conversation_closed`, `turn_in_progress`."
+            ),
             **error_responses(400, 404, 413, 415, 429),
         },
     )

@@ -309,16 +309,39 @@ def choices_for(narration: Narration) -> dict[str, Any]:
             else None,
         }
     if state == State.CONFIRMED and after.appointment_start and narration.manage_url:
-        choices["booked"] = {
-            "service": after.appointment_service,
-            "start": in_zone(after.appointment_start, zone),
-            "label": local_label(after.appointment_start, zone),
-            "status": after.appointment_status,
-            "reference": after.appointment,
-            "manage_url": narration.manage_url,
-            "calendar_url": narration.calendar_url,
-        }
+        choices["booked"] = booked_choice(
+            service=after.appointment_service,
+            start=after.appointment_start,
+            status=after.appointment_status,
+            reference=after.appointment,
+            time_zone=zone,
+            manage_url=narration.manage_url,
+            calendar_url=narration.calendar_url,
+        )
     return choices
+
+
+def booked_choice(
+    *,
+    service: str,
+    start: dt.datetime,
+    status: str | None,
+    reference: str | None,
+    time_zone: str,
+    manage_url: str,
+    calendar_url: str,
+) -> dict[str, Any]:
+    """The booking made, as the widget shows it: in a reply's choices, and on the
+    conversation read back (a deposit paid between two messages confirms it with no reply)."""
+    return {
+        "service": service,
+        "start": in_zone(start, time_zone),
+        "label": local_label(start, time_zone),
+        "status": status,
+        "reference": reference,
+        "manage_url": manage_url,
+        "calendar_url": calendar_url,
+    }
 
 
 def slot_id(start: dt.datetime) -> str:

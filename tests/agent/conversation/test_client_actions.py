@@ -8,6 +8,8 @@ from django.core.cache import cache
 from django.test import Client as HttpClient
 
 from agent.models import AuditEntry, Conversation, Message
+from bookings.models import Appointment, DepositRule
+from payments.services.reconcile import payment_verify
 
 from .chat_http import chat, confirm, read_url, started
 from .conftest import WEDNESDAY, lisbon
@@ -103,6 +105,29 @@ def test_once_booked_the_reply_carries_the_booking_and_its_links(api, shop, froz
     assert card["manage_url"].startswith("http://localhost:8000/manage/")
     assert card["calendar_url"].endswith("/calendar.ics")
     assert card["status"] == "confirmed"
+
+
+def test_a_deposit_paid_between_messages_shows_the_booking_on_the_next_read(
+    api, shop, frozen_now, fake_stripe
+):
+    shop.deposit_rule, shop.deposit_percent = DepositRule.PERCENT, 20
+    shop.save()
+    token = started(api, shop.slug)
+    chat(api, token, "a haircut on Wednesday at 10", "Ana Silva", "ana@example.com")
+    asked = confirm(api, token, key="k-1").json()
+    waiting = api.get(read_url(token)).json()
+    payment = Appointment.objects.get().payment
+    fake_stripe.pay(payment.checkout_session_id)
+    payment_verify(payment)
+
+    paid = api.get(read_url(token)).json()
+
+    assert asked["reply"]["choices"]["payment"]["amount"] == "12.00"
+    assert (waiting["state"], waiting["booked"]) == ("awaiting_payment", None)
+    assert paid["state"] == "confirmed"
+    assert paid["booked"]["label"] == "Wednesday 2 December at 10:00"
+    assert paid["booked"]["manage_url"].startswith("http://localhost:8000/manage/")
+    assert paid["booked"]["status"] == "confirmed"
 
 
 def test_read_back_after_a_message_id_returns_only_what_is_new(api, shop, frozen_now):

@@ -20,6 +20,9 @@ API_OPERATIONS = {
     ("/api/v1/conversations/{token}/", "get"),
     ("/api/v1/conversations/{token}/messages/", "post"),
     ("/api/v1/conversations/{token}/confirm/", "post"),
+    ("/api/v1/conversations/{token}/pick/", "post"),
+    ("/api/v1/conversations/{token}/hold/", "post"),
+    ("/api/v1/conversations/{token}/details/", "post"),
 }
 
 
