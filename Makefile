@@ -67,14 +67,17 @@ migrations-check: venv
 
 check: lint types migrations-check
 
-# pytest exits 5 when it collected no tests: that is a failure here, never a pass.
+# pytest exits 5 when it collected no tests: that is a failure here, never a pass. The suite
+# runs on every core (pytest-xdist; each worker has its own test database); PYTEST_WORKERS=0
+# runs it in one process.
+PYTEST_WORKERS ?= auto
 test: services check
-	@$(VENV)/bin/pytest $(PYTEST_ARGS); rc=$$?; \
+	@$(VENV)/bin/pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests; that is a failure." >&2; fi; \
 	exit $$rc
 
 clean:
-	rm -rf $(VENV) var
+	rm -rf $(VENV) var node_modules
 
 # The module's capstone on Ordina: a fresh SQLite database, its world, its twelve proposals.
 CAPSTONE_DB := var/capstone.sqlite3

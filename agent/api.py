@@ -99,7 +99,8 @@ class MessageSerializer(serializers.Serializer):
 class BookedSerializer(serializers.Serializer):
     service = serializers.CharField()
     start = serializers.CharField(help_text="ISO 8601 in the business's zone, with its offset.")
-    label = serializers.CharField()
+    # The JSON's own name; mypy's stubs confuse it with Field.label, which DRF keeps apart.
+    label = serializers.CharField()  # type: ignore[assignment]
     status = serializers.CharField()
     reference = serializers.CharField()
     manage_url = serializers.CharField()
@@ -185,7 +186,9 @@ class OfferedSlotSerializer(serializers.Serializer):
     id = serializers.CharField(help_text="What /pick/ names to hold this time.")
     start = serializers.CharField(help_text="ISO 8601 in the business's time zone.")
     end = serializers.CharField(help_text="ISO 8601 in the business's time zone.")
-    label = serializers.CharField(help_text="The time in words, as the reply names it.")
+    label = serializers.CharField(  # type: ignore[assignment]  # as in BookedSerializer
+        help_text="The time in words, as the reply names it."
+    )
 
     class Meta:
         ref_name = "OfferedSlot"

@@ -25,6 +25,9 @@ from bookings.models import (
 
 SLUG = "studio-lumen"
 OWNER_USERNAME = "owner"
+# Where `make run` serves the embedding example (DEBUG only): a page on 127.0.0.1 that loads
+# the widget from localhost, a different origin. The demo business lists it, so it may embed.
+EMBED_EXAMPLE_ORIGIN = "http://127.0.0.1:8000"
 
 WEEKLY_HOURS = {
     Weekday.TUESDAY: [(dt.time(9), dt.time(13)), (dt.time(14), dt.time(19))],
@@ -76,6 +79,8 @@ def seed_demo(*, today: dt.date, owner_password: str | None = None) -> DemoSetup
             "deposit_rule": DepositRule.PERCENT,
             "deposit_percent": 20,
             "deposit_amount": None,
+            # The page `make demo` points at to try the embed (pages.embed.views.embed_example).
+            "embed_origins": EMBED_EXAMPLE_ORIGIN,
         },
     )
     business.full_clean()

@@ -5,6 +5,16 @@ from functools import cache
 
 from django.core.exceptions import ValidationError
 
+from bookings.contrast import (
+    MINIMUM_TEXT_CONTRAST,
+    NEAR_BLACK,
+    WHITE,
+    contrast_ratio,
+    ink_on,
+    is_hex_colour,
+)
+from bookings.embed_origins import OriginsRefused, parse_origins
+
 
 @cache
 def _known_time_zones() -> frozenset[str]:
@@ -18,3 +28,37 @@ def validate_time_zone(value: str) -> None:
             code="invalid_time_zone",
             params={"value": value},
         )
+
+
+def validate_accent_colour(value: str) -> None:
+    """``#rrggbb`` on which white or near-black text reaches WCAG AA (4.5:1): the accent fills
+    primary buttons, and their labels must stay readable."""
+    if not is_hex_colour(value):
+        raise ValidationError(
+            "Write the colour as # and six hexadecimal digits, for example #2563eb.",
+            code="invalid_colour",
+        )
+    verdict = ink_on(value)
+    if not verdict.readable:
+        raise ValidationError(
+            "%(value)s fails contrast: neither white (%(white).2f:1) nor near-black "
+            "(%(dark).2f:1) text reaches %(minimum)s:1 on it, so button labels would be hard to "
+            "read. Choose a darker or a lighter shade.",
+            code="low_contrast",
+            params={
+                "value": value,
+                "white": contrast_ratio(WHITE, value),
+                "dark": contrast_ratio(NEAR_BLACK, value),
+                "minimum": MINIMUM_TEXT_CONTRAST,
+            },
+        )
+
+
+def validate_embed_origins(value: str) -> None:
+    """One site per line, each an origin a browser could send (see bookings.embed_origins)."""
+    try:
+        parse_origins(value)
+    except OriginsRefused as refused:
+        raise ValidationError(
+            [ValidationError(problem, code="invalid_origin") for problem in refused.problems]
+        ) from None

@@ -8,6 +8,12 @@ minutes or more than 24 hours after it opens; expiring a session that is not ope
 every request, and can be told to fail, or to stall a session's creation before or after it
 happens (``stall``), so a test can kill the caller at that moment. ``sign`` makes a
 Stripe-Signature header exactly as Stripe does, for webhook tests.
+
+A Checkout Session's ``url`` opens a pay page (devtools/fake_checkout.py), as Stripe's hosted
+Checkout does for a browser: paying there marks the session paid, sends the signed
+``checkout.session.completed`` webhook to ``webhook_url`` (or keeps it until
+``release_webhooks`` when ``hold_webhooks`` is set, so a test sees the client back before
+the payment is known) and redirects to the session's ``success_url``.
 """
 
 import hashlib
@@ -16,10 +22,13 @@ import itertools
 import json
 import threading
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
+
+from devtools.fake_checkout import pay_page
 
 SECRET_KEY = "sk_test_ordina_fake"
 WEBHOOK_SECRET = "whsec_ordina_test_secret"
@@ -99,6 +108,9 @@ class FakeStripe:
     # Stripe judges a Checkout's expiry against its own clock; a world built in the past (the
     # capstone's orders were paid days ago) turns this off.
     checks_expiry: bool = True
+    webhook_url: str = ""  # where the pay page's webhooks go; none are sent when empty
+    hold_webhooks: bool = False
+    held_webhooks: list[bytes] = field(default_factory=list)
     ids: Any = field(default_factory=lambda: itertools.count(1))
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -110,6 +122,37 @@ class FakeStripe:
         session = self.sessions[session_id]
         session.update(status="complete", payment_status="paid")
         return session
+
+    def paid_by_client(self, session_id: str) -> dict[str, Any]:
+        """The client paid on the pay page: the session is paid and Stripe tells the
+        business by webhook (now, or when released)."""
+        with self.lock:
+            session = self.pay(session_id)
+            payload = event_payload(self.new_id("evt"), "checkout.session.completed", session)
+            if self.hold_webhooks:
+                self.held_webhooks.append(payload)
+                return session
+        self._deliver(payload)
+        return session
+
+    def release_webhooks(self) -> None:
+        with self.lock:
+            held, self.held_webhooks = self.held_webhooks, []
+        for payload in held:
+            self._deliver(payload)
+
+    def _deliver(self, payload: bytes) -> None:
+        if not self.webhook_url:
+            return
+        # The URL is the test's own live server (http://127.0.0.1:…), never a client's input.
+        request = urllib.request.Request(  # noqa: S310
+            self.webhook_url,
+            data=payload,
+            headers={"Content-Type": "application/json", "Stripe-Signature": sign(payload)},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=30) as answer:  # noqa: S310
+            answer.read()
 
     def expire(self, session_id: str) -> dict[str, Any]:
         session = self.sessions[session_id]
@@ -201,6 +244,7 @@ class FakeStripe:
             "metadata": form.get("metadata", {}),
             "customer_email": form.get("customer_email"),
             "success_url": form.get("success_url"),
+            "cancel_url": form.get("cancel_url"),
         }
         self.sessions[session_id] = session
         return 200, session
@@ -236,16 +280,22 @@ class _Handler(BaseHTTPRequestHandler):
         body = self.rfile.read(length).decode() if length else ""
         url = urlsplit(self.path)
         pairs = parse_qsl(body or url.query, keep_blank_values=True)
+        if url.path.startswith("/pay/"):
+            session_id = url.path.removeprefix("/pay/")
+            self._send(*pay_page(self.server.fake, method, session_id, dict(pairs)))
+            return
         status, answer = self.server.fake.answer(
             method, url.path, nested_form(pairs), dict(self.headers.items())
         )
-        encoded = json.dumps(answer).encode()
+        headers = {"Content-Type": "application/json", "Request-Id": "req_fake"}
+        self._send(status, headers, json.dumps(answer).encode())
+
+    def _send(self, status: int, headers: dict[str, str], body: bytes) -> None:
         self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(encoded)))
-        self.send_header("Request-Id", "req_fake")
+        for name, value in {**headers, "Content-Length": str(len(body))}.items():
+            self.send_header(name, value)
         self.end_headers()
-        self.wfile.write(encoded)
+        self.wfile.write(body)
 
     def do_GET(self) -> None:
         self._serve("GET")

@@ -110,7 +110,7 @@ class KnowledgeSourceAdmin(BusinessScopedAdmin):
         if not source.text:
             return "—"
         return format_html(
-            '<div style="white-space: pre-wrap; max-height: 30em; overflow: auto;">{}</div>',
+            '<div class="text-read">{}</div>',  # styled in templates/admin/base_site.html
             cut_at_word(source.text, PREVIEW_CHARS),
         )
 

@@ -12,4 +12,5 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/v1/", include("bookings.api.urls")),
     path("payments/", include("payments.urls")),
+    path("", include("pages.urls")),
 ]

@@ -1,4 +1,5 @@
-"""Make sure the services the test suite needs answer: PostgreSQL and Redis.
+"""Make sure the services the test suite needs answer: PostgreSQL and Redis; and that the
+browser tests' tools are installed: Chromium and axe-core (browser_tools.py).
 
 Each is tried at the address the tests will use (DATABASE_URL, CELERY_BROKER_URL, with the test
 settings' defaults). A service that does not answer is started where this machine knows how
@@ -15,6 +16,7 @@ from urllib.parse import urlsplit
 
 import psycopg
 import redis
+from browser_tools import ensure_axe, ensure_chromium
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/ordina")
 BROKER_URL = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
@@ -106,9 +108,10 @@ def main() -> int:
         failures.append(f"PostgreSQL is not reachable at {DATABASE_URL}")
     if not ensure("Redis", redis_answers, start_redis):
         failures.append(f"Redis is not reachable at {BROKER_URL}")
+    failures += filter(None, [ensure_chromium(), ensure_axe()])
     for failure in failures:
         print(
-            f"services: FAILED: {failure}. Start it or set the URL; tests never skip.",
+            f"services: FAILED: {failure}. Tests never skip for a missing service or tool.",
             file=sys.stderr,
         )
     return 1 if failures else 0

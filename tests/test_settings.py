@@ -28,8 +28,17 @@ def run_manage(settings: str, env: dict[str, str], *args: str) -> subprocess.Com
     return run_python(settings, env, "manage.py", *args)
 
 
+# Set in this test process, never in a deployed one: the browser tests' Playwright loop needs
+# it for as long as their browser is open (tests/browser/conftest.py).
+TEST_PROCESS_ONLY = {"DJANGO_ALLOW_ASYNC_UNSAFE"}
+
+
 def run_python(settings: str, env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if k not in PRODUCTION_ENV}
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in PRODUCTION_ENV and k not in TEST_PROCESS_ONLY
+    }
     clean.update(env, DJANGO_SETTINGS_MODULE=settings)
     return subprocess.run(
         [sys.executable, *args],

@@ -173,7 +173,9 @@ class OfflineModel:
         zone = narration.turn.time_zone
         parts: list[str] = list(narration.notes) or [self._unanswered(narration)]
         for step in narration.outcomes:
-            if (sentence := self._step(step, narration)) is not None:
+            # Several steps can say the same (the details form is one collect_contact per
+            # field): the client reads each sentence once.
+            if (sentence := self._step(step, narration)) is not None and sentence not in parts:
                 parts.append(sentence)
         if narration.lapsed is not None:
             parts.append(self._lapsed(narration))

@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.contrib.admin.widgets import AdminTextareaWidget, AdminTextInputWidget
 from django.db.models import Count, Q
 
 from bookings.models import AppointmentStatus, Business, DateOverride, Membership, OpeningHours
@@ -91,7 +92,27 @@ class BusinessAdmin(BusinessScopedAdmin):
         ),
         ("Deposits", {"fields": ["deposit_rule", "deposit_amount", "deposit_percent"]}),
         ("Refunds", {"fields": ["refund_window_days", "max_refund"]}),
+        ("Booking page and embed", {"fields": ["accent_colour", "embed_origins"]}),
     ]
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        # Both are typed, not picked: a colour input cannot be left empty (empty means
+        # Ordina's accent), and origins are addresses, one per line.
+        if db_field.name == "accent_colour":
+            kwargs["widget"] = AdminTextInputWidget(
+                attrs={"placeholder": "#2563eb", "size": 9, "spellcheck": "false"}
+            )
+        elif db_field.name == "embed_origins":
+            kwargs["widget"] = AdminTextareaWidget(
+                attrs={
+                    "rows": 3,
+                    "cols": 50,
+                    "placeholder": "https://www.example.com",
+                    "spellcheck": "false",
+                    "autocapitalize": "none",
+                }
+            )
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
 
     def get_readonly_fields(self, request, obj=None):
         # The slug is in public URLs; only Ordina changes it once a business exists.

@@ -1,3 +1,4 @@
+import contextlib
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -5,7 +6,13 @@ from django.core.validators import URLValidator
 from django.db import models
 from django.db.models import Q
 
-from bookings.validators import validate_time_zone
+from bookings.contrast import ink_on, is_hex_colour
+from bookings.embed_origins import OriginsRefused, parse_origins, stored_origins
+from bookings.validators import (
+    validate_accent_colour,
+    validate_embed_origins,
+    validate_time_zone,
+)
 
 from .base import TimeStampedModel, money_field
 
@@ -59,6 +66,28 @@ class Business(TimeStampedModel):
         help_text=(
             "Your own site (https://…). The assistant may link to its pages; it links to no "
             "other site."
+        ),
+    )
+    accent_colour = models.CharField(
+        "accent colour",
+        max_length=7,
+        blank=True,
+        validators=[validate_accent_colour],
+        help_text=(
+            "The colour of the main buttons on your booking page, as #rrggbb (e.g. #2563eb). "
+            "Empty: Ordina's blue. A colour on which neither white nor dark text is readable "
+            "is refused."
+        ),
+    )
+    embed_origins = models.TextField(
+        "sites that may embed your booking page",
+        blank=True,
+        validators=[validate_embed_origins],
+        help_text=(
+            "One site per line, as its address without a path, e.g. https://www.example.com. "
+            "Only these sites can show your booking page inside their pages and call the "
+            "booking API from a browser. https:// is required (http://localhost for "
+            "development)."
         ),
     )
 
@@ -121,6 +150,11 @@ class Business(TimeStampedModel):
                 violation_error_message="The maximum refund cannot be negative.",
             ),
             models.CheckConstraint(
+                condition=Q(accent_colour="") | Q(accent_colour__regex=r"^#[0-9a-f]{6}$"),
+                name="business_accent_colour_hex",
+                violation_error_message="The accent colour must be # and six hexadecimal digits.",
+            ),
+            models.CheckConstraint(
                 condition=Q(currency__regex=r"^[A-Z]{3}$"),
                 name="business_currency_iso_code",
                 violation_error_message="The currency must be a three-letter ISO 4217 code.",
@@ -164,9 +198,26 @@ class Business(TimeStampedModel):
     def __str__(self) -> str:
         return self.name
 
+    def clean(self) -> None:
+        # Stored the way they are compared: colours in lower case, origins as a browser sends
+        # them, one per line. (A value the field validators refused is left for them to report.)
+        self.accent_colour = self.accent_colour.strip().lower()
+        with contextlib.suppress(OriginsRefused):
+            self.embed_origins = "\n".join(parse_origins(self.embed_origins))
+
     @property
     def tzinfo(self) -> ZoneInfo:
         return ZoneInfo(self.time_zone)
+
+    @property
+    def accent_ink(self) -> str:
+        """The text colour for the accent fill ("" when the business keeps Ordina's accent)."""
+        return ink_on(self.accent_colour).ink if is_hex_colour(self.accent_colour) else ""
+
+    @property
+    def embedding_origins(self) -> tuple[str, ...]:
+        """The sites allowed to frame the booking page and call the API from a browser."""
+        return stored_origins(self.embed_origins)
 
 
 class Role(models.TextChoices):

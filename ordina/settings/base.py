@@ -4,6 +4,7 @@ import datetime as dt
 from pathlib import Path
 
 import environ
+from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from .mail import mailer_from_url
@@ -28,18 +29,25 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "axes",
+    "csp",
+    "corsheaders",
     "bookings",
     "payments",
     "agent",
     "reminders",
     "knowledge",
+    "pages",
 ]
 
 MIDDLEWARE = [
     # Outermost, so a database failure anywhere below it (a view, the session, the dashboard's
     # time zone) answers 503 rather than a 500 page (ordina.database_unavailable).
     "ordina.database_unavailable.DatabaseUnavailableMiddleware",
+    # Early, as django-cors-headers asks (it answers preflights itself), but inside the
+    # outage guard: whether an origin may call the API is read from the database.
+    "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -69,6 +77,41 @@ TEMPLATES = [
         },
     },
 ]
+
+# --- what a browser may load and who may frame us (django-csp) -----------------------------
+# One strict policy for every response: scripts and styles from this server only (no inline
+# script, no eval; the one inline style is the business's accent, carrying the per-request
+# nonce), nothing fetched from another host, and no page framed by anyone. The hosted booking
+# page alone replaces frame-ancestors with its business's embedding sites
+# (pages.embed.framing); the DEBUG-only embedding example loads the widget from the other
+# loopback origin (pages.embed.views). Django's admin runs under the same policy.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF],
+        "connect-src": [SELF],
+        # Forms post only here; the deposit goes to Stripe Checkout by a link, not a form.
+        "form-action": [SELF],
+        "base-uri": [NONE],
+        "object-src": [NONE],
+        "frame-ancestors": [NONE],
+    }
+}
+
+# --- which browser origins may call the public API (django-cors-headers) -------------------
+# Only /api/v1/, and only for the origins some business lists as its embedding sites
+# (pages.embed.cross_origin answers corsheaders' check_request_enabled signal): nothing is
+# allowed by these settings alone. No credentials: the public API reads no cookies.
+CORS_URLS_REGEX = r"^/api/v1/"
+CORS_ALLOWED_ORIGINS: list[str] = []
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_METHODS = ("GET", "POST", "OPTIONS")
+CORS_ALLOW_HEADERS = ("accept", "content-type", "idempotency-key")
+# A 409 turn_in_progress and a 429 say when to try again.
+CORS_EXPOSE_HEADERS = ("retry-after",)
+CORS_PREFLIGHT_MAX_AGE = 600
 
 # --- database -------------------------------------------------------------------------------
 # Unset DATABASE_URL means the embedded SQLite file: the demo runs with nothing installed.

@@ -1,9 +1,11 @@
 import datetime as dt
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
+from django.urls import reverse
 from django.utils import timezone
 
-from bookings.demo import seed_demo
+from bookings.demo import EMBED_EXAMPLE_ORIGIN, seed_demo
 from bookings.selectors import open_slots_for
 
 WEEK = dt.timedelta(days=7)
@@ -66,3 +68,11 @@ class Command(BaseCommand):
         out("  make run        (starts the server at http://127.0.0.1:8000/)")
         out("  then visit      http://127.0.0.1:8000/admin/")
         out(f"  and sign in as  {setup.owner_username} / {setup.owner_password}")
+        out("")
+        out("Book as a client:")
+        booking_page = reverse("booking-page", kwargs={"slug": business.slug})
+        out(f"  the booking page    {settings.PUBLIC_URL}{booking_page}")
+        # The example page exists only while DEBUG is on (pages.embed.views.embed_example).
+        if settings.DEBUG:
+            example = f"{EMBED_EXAMPLE_ORIGIN}{reverse('embed-example')}"
+            out(f"  embedded on a site  {example}  (the widget from another origin)")

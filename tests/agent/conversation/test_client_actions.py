@@ -93,6 +93,15 @@ def test_details_given_in_a_form_are_kept_and_a_bad_one_is_explained_not_kept(
     assert empty.status_code == 400
 
 
+def test_details_given_together_are_thanked_for_once(api, shop, frozen_now):
+    token = started(api, shop.slug)
+    post(api, token, "hold", {"service": shop.services.get().pk, "start": TEN.isoformat()})
+
+    given = post(api, token, "details", {"name": "Ana Silva", "email": "ana@example.com"})
+
+    assert given.json()["reply"]["text"].count("Thank you, Ana Silva.") == 1
+
+
 def test_once_booked_the_reply_carries_the_booking_and_its_links(api, shop, frozen_now):
     token = started(api, shop.slug)
     chat(api, token, "a haircut on Wednesday at 10", "Ana Silva", "ana@example.com")
