@@ -55,7 +55,11 @@ class TurnFacts:
     held_at: datetime | None = None  # the held time, only while the hold is live
     paid: tuple[Price, ...] = ()  # what Stripe confirmed paid
     refunds: tuple[Price, ...] = ()  # what was refunded (this turn or on record)
-    discount: bool = False  # a discount agreed by the core (none until negotiation exists)
+    discount: bool = False  # a price below the list price agreed by the core's negotiation
+    # While a negotiation is active: the one figure the core handed over this turn (its ask, its
+    # counter, or the agreed price). Every amount a reply states, however written ("€40",
+    # "40 euros", "40.00", "forty", "40,00 €"), is rewritten to it (bookings.negotiation).
+    negotiation: Price | None = None
     # Sentences an earlier guard wrote as the truth ("Nothing is booked yet."): later guards
     # leave them as they are.
     vouched: tuple[str, ...] = ()
