@@ -74,15 +74,18 @@ def test_a_failed_install_shows_pips_output_and_says_it_failed(venv):
     assert not (venv / ".installed").exists()
 
 
-def test_make_demo_ends_with_the_owners_sign_in_and_a_password_stable_across_runs(venv):
+def test_make_demo_ends_with_a_stable_sign_in_and_the_booking_page(venv):
     (venv / ".installed").touch()
 
     planned = make("-n", f"VENV={venv}", "demo").stdout.splitlines()
 
     seed = next(line for line in planned if "manage.py seed_demo" in line)
     assert seed.endswith("seed_demo --password 'studio-lumen-demo'")
-    last = planned[-4:]
-    assert "Sign in to the owner" in last[0]
-    assert "http://127.0.0.1:8000/admin/" in last[1]
-    assert "owner" in last[2]
-    assert last[3].endswith("'studio-lumen-demo'")
+    sign_in, book = planned[-7:-3], planned[-3:]
+    assert "Sign in to the owner" in sign_in[0]
+    assert "http://127.0.0.1:8000/admin/" in sign_in[1]
+    assert "owner" in sign_in[2]
+    assert sign_in[3].endswith("'studio-lumen-demo'")
+    assert "Book as a client" in book[0]
+    assert "http://localhost:8000/b/studio-lumen/" in book[1]
+    assert "http://127.0.0.1:8000/embed-example/" in book[2]
