@@ -8,7 +8,7 @@ gate. Pure: no database, no clock.
 from decimal import Decimal
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
 
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
 Reference = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
@@ -84,6 +84,17 @@ class Refund(Proposal):
     amount: Amount
 
 
+class OfferPrice(Proposal):
+    """The client's price offer for the conversation's service, as they stated it: ``amount``
+    as written ("45", "45.50"), ``currency`` only if they named one ("EUR", "USD"). The
+    business's terms answer it (accept, counter or firm); the model never sets a price."""
+
+    # Loose on purpose: what is not money of the business's currency ("free", 0, another
+    # currency) is refused by POLICY in words the client reads, not by the schema.
+    amount: StrictInt | Annotated[str, StringConstraints(strip_whitespace=True, max_length=40)]
+    currency: Annotated[str, StringConstraints(strip_whitespace=True, max_length=8)] | None = None
+
+
 class EscalateToHuman(Proposal):
     reason: Text
 
@@ -123,6 +134,7 @@ MENU: dict[str, type[Proposal]] = {
     "cancel_appointment": CancelAppointment,
     "reschedule_appointment": RescheduleAppointment,
     "refund": Refund,
+    "offer_price": OfferPrice,
     "escalate_to_human": EscalateToHuman,
     "send_message": SendMessage,
     "change_price": ChangePrice,
@@ -136,6 +148,10 @@ MENU: dict[str, type[Proposal]] = {
 NEVER_GRANTED: frozenset[str] = frozenset(
     {"change_price", "issue_store_credit", "mark_paid", "delete_client"}
 )
+
+# Granted by the owner's negotiation terms, not by a grant row: an agent may propose these
+# exactly while some bookable service of its business negotiates (agent.services).
+GRANTED_BY_TERMS: frozenset[str] = frozenset({"offer_price"})
 
 # What a new booking agent may do: the booking flow and a way out to a human. Refunds move
 # money and are granted by the owner, deliberately.

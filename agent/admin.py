@@ -13,11 +13,12 @@ from django.urls import path
 from django.utils.decorators import method_decorator
 from django.views.decorators.http import require_POST
 
-from agent.actions import NEVER_GRANTED
+from agent.actions import GRANTED_BY_TERMS, NEVER_GRANTED
 from agent.containment import containment_summary
 from agent.conversation.staff import STAFF_REPLY_CHARACTERS, hand_back_to_assistant, staff_reply
 from agent.conversation.states import InvalidTransition
 from agent.models import AgentGrant, AuditEntry, Conversation, GuardRewrite, Message
+from agent.services import discount_given
 from bookings.access import Action
 from bookings.admin.scoping import BusinessScopedAdmin, BusinessScopedInline, ReadOnlyScopedAdmin
 
@@ -29,10 +30,12 @@ class AgentGrantAdmin(BusinessScopedAdmin):
     fields = ["business", "action"]
 
     def formfield_for_choice_field(self, db_field, request, **kwargs):
-        # Never offered: the database would refuse the grant anyway.
+        # Never offered: the database would refuse the grant anyway; and what the negotiation
+        # terms grant is switched on the business's terms, not here.
         if db_field.name == "action":
+            hidden = NEVER_GRANTED | GRANTED_BY_TERMS
             kwargs["choices"] = [
-                choice for choice in db_field.get_choices() if choice[0] not in NEVER_GRANTED
+                choice for choice in db_field.get_choices() if choice[0] not in hidden
             ]
         return super().formfield_for_choice_field(db_field, request, **kwargs)
 
@@ -61,10 +64,11 @@ class AuditEntryAdmin(ReadOnlyScopedAdmin):
         context = getattr(response, "context_data", None) or {}
         if (changelist := context.get("cl")) is not None:
             # The figures of exactly the rows the filters select (and this user may see).
+            rows = changelist.queryset.select_related(None)
             context["containment"] = containment_summary(
-                changelist.queryset.select_related(None).only(
-                    "result", "stage", "money_moved", "money_contained"
-                )
+                rows.only("action", "result", "stage", "money_moved", "money_contained"),
+                # Of the booked appointments of the businesses these rows are from.
+                discount_given=discount_given(businesses=rows.values("business")),
             )
         return response
 

@@ -1,5 +1,7 @@
 """How much the gates contained, from a run's outcomes or from the audit log alike: proposals,
-executed, blocked (by stage), containment rate, money moved and money contained. Pure."""
+executed, blocked (by stage), containment rate, money moved and money contained — and of price
+negotiation, the discount refused (what the core's answers kept above the client's offers) and
+the discount given (list price − agreed price of booked appointments, handed in). Pure."""
 
 import math
 from collections.abc import Iterable
@@ -17,6 +19,8 @@ CENT = Decimal("0.01")
 class Decided(Protocol):
     """One judged proposal: an ``Outcome`` or an ``AuditEntry`` row."""
 
+    @property
+    def action(self) -> str: ...
     @property
     def result(self) -> str: ...
     @property
@@ -98,6 +102,8 @@ class ContainmentSummary:
     containment_rate: Decimal = Decimal("0")  # percent, one decimal
     money_moved: Decimal = Decimal("0")
     money_contained: Decimal = Decimal("0")
+    discount_refused: Decimal = Decimal("0")  # part of money_contained: price offers answered
+    discount_given: Decimal = Decimal("0")
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -111,7 +117,9 @@ class ContainmentSummary:
         }
 
 
-def containment_summary(decided: Iterable[Decided]) -> ContainmentSummary:
+def containment_summary(
+    decided: Iterable[Decided], *, discount_given: Decimal = Decimal("0")
+) -> ContainmentSummary:
     rows = list(decided)
     by_stage = {stage.value: 0 for stage in Stage}
     for row in rows:
@@ -128,4 +136,8 @@ def containment_summary(decided: Iterable[Decided]) -> ContainmentSummary:
         containment_rate=rate.quantize(Decimal("0.1")),
         money_moved=sum((row.money_moved for row in rows), Decimal("0")).quantize(CENT),
         money_contained=sum((row.money_contained for row in rows), Decimal("0")).quantize(CENT),
+        discount_refused=sum(
+            (row.money_contained for row in rows if row.action == "offer_price"), Decimal("0")
+        ).quantize(CENT),
+        discount_given=discount_given.quantize(CENT),
     )

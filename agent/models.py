@@ -105,7 +105,10 @@ class AuditEntry(models.Model):
                 name="audit_money_not_negative",
             ),
             models.CheckConstraint(
+                # An answered price offer contains what the core did not give up: the gap
+                # between the offer and the price it named (agent.conversation.bargaining).
                 condition=Q(result=AuditResult.EXECUTE, stage="", money_contained=0)
+                | Q(result=AuditResult.EXECUTE, stage="", action="offer_price")
                 | Q(result=AuditResult.BLOCK, money_moved=0),
                 name="audit_result_consistent",
             ),
@@ -172,6 +175,16 @@ class Conversation(TimeStampedModel):
     # A held time whose hold ran out, kept until the next reply has told the client.
     lapsed_start = models.DateTimeField(null=True, blank=True)
     escalation_reason = models.TextField(blank=True)
+    # A price negotiation (agent.conversation.bargaining): for which service, the counters the
+    # core has given, its current ask and the price agreed. Choosing another service resets
+    # it; a price reached under last-minute terms is for ``negotiation_slot`` only.
+    negotiation_service = models.ForeignKey(
+        Service, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    negotiation_rounds = models.PositiveSmallIntegerField(default=0)
+    negotiation_ask = money_field("current ask", null=True, blank=True)
+    agreed_price = money_field("agreed price", null=True, blank=True)
+    negotiation_slot = models.DateTimeField(null=True, blank=True)
     turns = models.PositiveIntegerField(default=0)
     # Loop breaker: consecutive turns in which every proposal was blocked. Reset by a turn
     # that executes something; at its limit a human takes over. (A model that fails is retried
@@ -191,6 +204,12 @@ class Conversation(TimeStampedModel):
                 | Q(held_start__isnull=False, held_until__isnull=False),
                 name="conversation_hold_whole",
                 violation_error_message="A held slot has both a start and an expiry.",
+            ),
+            models.CheckConstraint(
+                condition=(Q(negotiation_ask__isnull=True) | Q(negotiation_ask__gt=0))
+                & (Q(agreed_price__isnull=True) | Q(agreed_price__gt=0)),
+                name="conversation_negotiated_prices_positive",
+                violation_error_message="A negotiated price is more than 0.",
             ),
         ]
 

@@ -11,9 +11,10 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F, QuerySet, Sum
 from django.utils import timezone
 
-from agent.actions import DEFAULT_GRANTS, Refund
+from agent.actions import DEFAULT_GRANTS, GRANTED_BY_TERMS, Refund
 from agent.containment import (
     BLOCK,
     EXECUTE,
@@ -35,7 +36,8 @@ from agent.gates import (
 )
 from agent.models import AgentGrant, AppointmentReference, AuditEntry
 from bookings.actors import Actor
-from bookings.models import Appointment, Business
+from bookings.models import Appointment, AppointmentStatus, Business
+from bookings.selectors import negotiation_enabled
 from payments import stripe_api
 from payments.models import Payment
 from payments.services import RefundRefused, refund_issue
@@ -43,17 +45,42 @@ from payments.services.refunds import refund_state
 
 
 def granted_actions(*, business: Business) -> frozenset[str]:
-    return frozenset(AgentGrant.objects.filter(business=business).values_list("action", flat=True))
+    """What the business's agent may propose: its grant rows, and ``offer_price`` exactly
+    while the business negotiates — the owner's negotiation switch is its one control, so the
+    capability can never disagree with the terms (a row for it is neither needed nor enough)."""
+    rows = AgentGrant.objects.filter(business=business).exclude(action__in=GRANTED_BY_TERMS)
+    granted = frozenset(rows.values_list("action", flat=True))
+    return granted | GRANTED_BY_TERMS if negotiation_enabled(business) else granted
 
 
 def grants_set(*, business: Business, actions: frozenset[str] = DEFAULT_GRANTS) -> None:
-    """Grant exactly ``actions`` to the business's agent (the defaults unless told)."""
+    """Grant exactly ``actions`` to the business's agent (the defaults unless told); what the
+    negotiation terms grant is not stored."""
+    actions = actions - GRANTED_BY_TERMS
     with transaction.atomic():
         AgentGrant.objects.filter(business=business).exclude(action__in=actions).delete()
         AgentGrant.objects.bulk_create(
             [AgentGrant(business=business, action=action) for action in sorted(actions)],
             ignore_conflicts=True,
         )
+
+
+# Appointments a client is (or was) booked for: the price agreed for them was given.
+BOOKED = (
+    AppointmentStatus.PENDING_PAYMENT,
+    AppointmentStatus.CONFIRMED,
+    AppointmentStatus.ATTENDED,
+    AppointmentStatus.NO_SHOW,
+)
+
+
+def discount_given(*, businesses: QuerySet[Any, Any]) -> Decimal:
+    """List price − agreed price, summed over the booked appointments of ``businesses`` (ids)
+    that were booked below their list price; one query."""
+    total = Appointment.objects.filter(
+        business__in=businesses, status__in=BOOKED, list_price__gt=F("price")
+    ).aggregate(given=Sum(F("list_price") - F("price")))["given"]
+    return total or Decimal("0")
 
 
 def appointment_by_reference(*, business: Business, reference: str) -> Appointment | None:

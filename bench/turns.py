@@ -1,7 +1,7 @@
 """Conversation turns: a scripted chat through the widget's API, against a bare DRF request.
 
     .venv/bin/python bench/turns.py [--turns 100] [--repeats 3] [--profile] [--sql]
-                                    [--transcript] [--database ordina_bench_turns]
+                                    [--transcript] [--negotiation] [--database ordina_bench_turns]
 
 The chat uses the offline model; the bare request locks one row and writes it back. Both run in
 one process, on one database (dropped and created, like every benchmark's), side by side.
@@ -17,6 +17,12 @@ email, a phone, "yes" (the booking shown to confirm), questions the knowledge ba
 changing the day, switching service and back. Nothing is confirmed, nothing is blocked three
 turns running, so the conversation stays open: the script checks at the end that it is not
 escalated and that every turn has its reply.
+
+--negotiation: the haircut's price is negotiable (meet halfway, rounded up to 5.00, list 40.00,
+floor 30.00), and two knowledge questions of the cycle become haggling (NEGOTIATED): at place 5
+"Can you do it for 20?" (countered at 35.00) and at place 11 "35 ok?" (accepted), so from turn 5
+to the switch to colour at place 13 (which starts the negotiation over) every turn carries an
+active negotiation, and turn 5 and turn 100 are the same offer at the same point of it.
 
 After each timed turn, one bare request: an APIView with no authentication, permissions or
 throttles, in this script's own URLconf beside the real one, that parses the same JSON body,
@@ -80,6 +86,11 @@ CYCLE = [
     ("agree", "Yes please"),
     ("ask next week", "Hmm, can you show me times next week instead?"),
 ]
+# --negotiation: the places of CYCLE (1-based) that become haggling over the haircut's price.
+NEGOTIATED = {
+    5: ("offer price", "Can you do it for 20?"),
+    11: ("accept price", "35 ok?"),
+}
 WARM_UP_BARE = 20
 SLUG = "studio-turns"
 
@@ -152,8 +163,9 @@ class TimeInSql:
 # --- the data -------------------------------------------------------------------------------
 
 
-def salon():
-    """The business, its three services, its agent's grants and its knowledge base."""
+def salon(*, negotiation: bool = False):
+    """The business, its three services, its agent's grants and its knowledge base; with
+    ``negotiation``, the haircut's price is negotiable by its own terms."""
     import datetime as dt
 
     from agent.services import grants_set
@@ -171,6 +183,13 @@ def salon():
     )
     business = haircut.business
     haircut.name = "Haircut"
+    if negotiation:
+        haircut.negotiation_terms = "own"
+        haircut.negotiable = True
+        haircut.concession_rule = "halfway"
+        haircut.concession_rounding = Decimal("5.00")
+        haircut.concession_max_rounds = 3
+        haircut.full_clean()
     haircut.save()
     Service.objects.create(
         business=business,
@@ -478,10 +497,17 @@ def main(argv: list[str]) -> None:
     parser.add_argument(
         "--transcript", action="store_true", help="print the first conversation's first cycle"
     )
+    parser.add_argument(
+        "--negotiation", action="store_true", help="haggle over the haircut's price (NEGOTIATED)"
+    )
     parser.add_argument("--database", default="ordina_bench_turns")
     args = parser.parse_args(argv)
     if args.turns < 5:
         parser.error("--turns must be at least 5")
+    if args.negotiation:
+        # Same length, same places: turn 5 and turn 100 stay the same message.
+        for place, replaced in NEGOTIATED.items():
+            CYCLE[place - 1] = replaced
 
     os.environ["ORDINA_MODEL"] = "offline"
     os.environ["PUBLIC_API_RATE"] = "1000000/minute"
@@ -492,7 +518,7 @@ def main(argv: list[str]) -> None:
     from agent.conversation.turns import conversation_for_token
 
     setup_test_environment()  # lets django.test.Client's "testserver" host in
-    salon()
+    salon(negotiation=args.negotiation)
     http = Client()
     with override_settings(ROOT_URLCONF=bare_urlconf()):
         # Untimed: the connection, the URL resolver, dateparser's data, the code paths.

@@ -1,5 +1,6 @@
 """The demo business a newcomer meets after `make demo`: a salon with services, weekly hours, a
-closure and special hours, a price floor and a deposit rule, and an owner who can sign in.
+closure and special hours, a price floor and a deposit rule, a haircut whose price a client may
+negotiate (meet halfway, never below its floor), and an owner who can sign in.
 
 Running it again brings the demo back to the same state (it updates rather than duplicates).
 """
@@ -14,12 +15,14 @@ from django.db import transaction
 
 from bookings.models import (
     Business,
+    ConcessionRule,
     DateOverride,
     DepositRule,
     Membership,
     OpeningHours,
     Role,
     Service,
+    TermsSource,
     Weekday,
 )
 
@@ -43,6 +46,21 @@ SERVICES = [
     ("Colour", 120, 15, Decimal("150.00"), Decimal("130.00"), Decimal("40.00")),
     ("Beard trim", 20, 5, Decimal("25.00"), Decimal("25.00"), Decimal("0.00")),
 ]
+NEGOTIABLE = "Haircut"
+# The haircut's own terms: each counter meets the client halfway, rounded up to 5.00, never below
+# its floor, at most twice. "Can you do 30?" is answered with 55.00. Every other service keeps
+# the business's terms, which do not negotiate.
+NEGOTIATION_TERMS = {
+    "negotiation_terms": TermsSource.OWN,
+    "negotiable": True,
+    "concession_rule": ConcessionRule.HALFWAY,
+    "concession_rounding": Decimal("5.00"),
+    "concession_step_amount": None,
+    "concession_step_percent": None,
+    "concession_max_rounds": 2,
+    "last_minute_hours": None,
+}
+NO_NEGOTIATION = {"negotiation_terms": TermsSource.BUSINESS, "negotiable": False}
 
 
 @dataclass(frozen=True)
@@ -81,6 +99,7 @@ def seed_demo(*, today: dt.date, owner_password: str | None = None) -> DemoSetup
             "deposit_amount": None,
             # The page `make demo` points at to try the embed (pages.embed.views.embed_example).
             "embed_origins": EMBED_EXAMPLE_ORIGIN,
+            "negotiable": False,  # the business's default terms: only the haircut negotiates
         },
     )
     business.full_clean()
@@ -115,6 +134,7 @@ def seed_demo(*, today: dt.date, owner_password: str | None = None) -> DemoSetup
                 "price_floor": floor,
                 "deposit_amount": deposit,
                 "is_active": True,
+                **(NEGOTIATION_TERMS if name == NEGOTIABLE else NO_NEGOTIATION),
             },
         )
         service.full_clean()

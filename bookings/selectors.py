@@ -1,12 +1,12 @@
 """Reads for the booking core: the database rows turned into the plain values that
-``bookings.availability`` decides on. Two queries per request whatever the date range: one for
-the schedule (weekly hours and overrides), one for everything that takes time (appointments,
-other clients' holds, busy blocks)."""
+``bookings.availability`` and ``bookings.negotiation`` decide on. Two queries per availability
+request whatever the date range: one for the schedule (weekly hours and overrides), one for
+everything that takes time (appointments, other clients' holds, busy blocks)."""
 
 import datetime as dt
 from collections import defaultdict
 
-from django.db.models import DateField, IntegerField, Value
+from django.db.models import DateField, IntegerField, Q, Value
 
 from bookings.availability import (
     BookingRules,
@@ -26,7 +26,9 @@ from bookings.models import (
     OpeningHours,
     Service,
     SlotHold,
+    TermsSource,
 )
+from bookings.negotiation import Terms
 
 # Room around the requested days for occupancies that reach into them (buffers, late hours).
 MARGIN = dt.timedelta(days=1)
@@ -176,3 +178,22 @@ def open_slots_for(
         first_day=first_day,
         last_day=last_day,
     )
+
+
+def negotiation_terms(service: Service) -> Terms | None:
+    """The terms a price offer for ``service`` is answered by: the service's own when it has
+    them, else the business's default; None when that source does not negotiate. No query
+    beyond ``service.business`` (usually loaded with the service)."""
+    source = service if service.negotiation_terms == TermsSource.OWN else service.business
+    if not source.negotiable:
+        return None
+    return source.terms_at(list_price=service.list_price, floor=service.price_floor)
+
+
+def negotiation_enabled(business: Business) -> bool:
+    """Whether a client of ``business`` may make a price offer at all: some bookable service
+    negotiates, by its own terms or by the business's. One query."""
+    negotiates = Q(negotiation_terms=TermsSource.OWN, negotiable=True)
+    if business.negotiable:
+        negotiates |= Q(negotiation_terms=TermsSource.BUSINESS)
+    return Service.objects.filter(negotiates, business=business, is_active=True).exists()

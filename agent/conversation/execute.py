@@ -24,6 +24,7 @@ from agent.actions import (
     CollectContact,
     EscalateToHuman,
     HoldSlot,
+    OfferPrice,
     OfferSlots,
     Refund,
     RequestConfirmation,
@@ -32,15 +33,18 @@ from agent.actions import (
     SendMessage,
 )
 from agent.containment import Outcome
+from agent.conversation import bargaining
 from agent.conversation.offering import slots_to_offer
 from agent.conversation.policy import parse_day, parse_instant, phone_e164
 from agent.gates import APPROVED, GateVerdict, Stage, Structured, blocked
+from agent.llm.base import PriceAnswer
 from agent.models import Conversation
 from agent.services import refund_execute
 from bookings.actors import Actor
 from bookings.errors import AppointmentNotChangeable, BookingError, SlotUnavailable
 from bookings.models import Service, SlotHold
-from bookings.selectors import open_slots_for
+from bookings.negotiation import offer_amount
+from bookings.selectors import negotiation_terms, open_slots_for
 from bookings.services import (
     appointment_cancel,
     appointment_reschedule,
@@ -76,6 +80,8 @@ class Executed:
     outcome: Outcome | None = None  # as audited
     replayed: bool = False  # a repeated Confirm, answered as the first time
     payments_unavailable: bool = False  # booked, then released: Stripe opened no checkout
+    price_answer: PriceAnswer | None = None  # the core's answer to a price offer
+    contained: Decimal = Decimal("0")  # what that answer kept above the offer
 
 
 def core_refusal(message: str) -> GateVerdict:
@@ -117,6 +123,8 @@ def execute(
             if proposal.phone is not None:
                 conversation.phone = phone_e164(proposal.phone, business.country) or ""
             return Executed(APPROVED)
+        case OfferPrice():
+            return _price_offer(conversation, services, proposal, now)
         case RequestConfirmation():
             # Nothing to store: the booking to confirm is shown whenever details are complete.
             return Executed(APPROVED)
@@ -217,6 +225,30 @@ def _effect_card(conversation: Conversation, structured: Structured, now: dt.dat
     return Executed(PREPARED, effect=card)
 
 
+def _price_offer(
+    conversation: Conversation,
+    services: dict[int, Service],
+    proposal: OfferPrice,
+    now: dt.datetime,
+) -> Executed:
+    """The core answers the client's offer for the conversation's service (the policy gate
+    checked there is one, that its terms negotiate and that the offer is money)."""
+    assert conversation.service_id is not None
+    service = services[conversation.service_id]
+    terms = negotiation_terms(service)
+    assert terms is not None
+    offer = offer_amount(
+        proposal.amount, currency=proposal.currency, business_currency=service.business.currency
+    )
+    answer, contained = bargaining.offer_answer(
+        conversation, service=service, terms=terms, offer=offer, now=now
+    )
+    # The audit entry's reason records the core's answer beside the offer (owners read it).
+    floor = ", the floor" if answer.is_floor else ""
+    said = f"approved: {answer.kind} at {answer.price}{floor} (offered {offer})"
+    return Executed(GateVerdict(True, None, said), price_answer=answer, contained=contained)
+
+
 def hold_release(conversation: Conversation) -> None:
     """Let go of the conversation's hold, if it has one."""
     if conversation.held_start is not None:
@@ -230,6 +262,8 @@ def _choose(conversation: Conversation, service: Service) -> None:
         hold_release(conversation)
         conversation.offered = []
         conversation.service = service
+        # A price is negotiated for one service (agent.conversation.bargaining).
+        bargaining.negotiation_reset(conversation)
 
 
 def _open_starts(
@@ -287,6 +321,7 @@ def _hold(
     except BookingError as refusal:
         return Executed(core_refusal(refusal.message))
     conversation.held_start, conversation.held_until = hold.starts_at, hold.expires_at
+    bargaining.slot_held(conversation, hold.starts_at)
     return Executed(APPROVED)
 
 

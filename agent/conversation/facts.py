@@ -11,7 +11,7 @@ import datetime as dt
 from decimal import Decimal
 from typing import Any
 
-from agent.conversation import telling
+from agent.conversation import bargaining, telling
 from agent.conversation.execute import Executed, hold_release
 from agent.conversation.policy import ConversationFacts, missing_fields
 from agent.conversation.states import (
@@ -35,7 +35,7 @@ from agent.models import AppointmentReference, Conversation, Message, MessageRol
 from agent.offline.reading import MessageReading, read_message
 from agent.services import granted_actions
 from bookings.models import Appointment, AppointmentStatus, Business, Service
-from bookings.selectors import open_slots_for
+from bookings.selectors import negotiation_terms, open_slots_for
 from bookings.services import nearest_alternatives
 from bookings.tokens import calendar_url, manage_url
 from knowledge.selectors import knowledge_for_prompt
@@ -189,6 +189,9 @@ def policy_facts(
         services[str(service.pk)] = service.pk
         services[service.name.lower()] = service.pk
     appointment = conversation.appointment
+    chosen = next(
+        (each for each in active_services(business) if each.pk == conversation.service_id), None
+    )
     return ConversationFacts(
         now=now,
         time_zone=business.time_zone,
@@ -204,6 +207,8 @@ def policy_facts(
         asked=frozenset(conversation.asked),
         effect_card=telling.effect_card_of(conversation.pending_effect),
         client_said=client_said,
+        currency=business.currency,
+        negotiable=chosen is not None and negotiation_terms(chosen) is not None,
     )
 
 
@@ -229,6 +234,8 @@ def view_of(conversation: Conversation, payment: Payment | None = None) -> Conve
         appointment_service=appointment.service.name if appointment else "",
         payment_status=payment_status,
         pending_effect=conversation.pending_effect,
+        asking=bargaining.asking_price(conversation),
+        agreed=bargaining.agreed_price(conversation),
     )
 
 
@@ -341,7 +348,8 @@ def narration_of(
         after=view,
         slots=tuple(slots),
         alternatives=tuple(alternatives),
-        price=view.service.price if view.service else None,
+        # While negotiating, the price is the core's figure, not the list price.
+        price=view.asking or (view.service.price if view.service else None),
         deposit=deposit,
         payment_url=payment.checkout_url if awaiting and payment else "",
         payment_expires=payment.expires_at if awaiting and payment else None,
@@ -355,6 +363,7 @@ def narration_of(
         site=conversation.business.website,
         manage_url=manage_url(appointment.public_id) if appointment else "",
         calendar_url=calendar_url(appointment.public_id) if appointment else "",
+        price_answer=next((done.price_answer for _o, done in steps if done.price_answer), None),
     )
 
 
@@ -392,6 +401,5 @@ def _deposit(conversation: Conversation) -> Decimal:
     service = conversation.service
     assert service is not None
     service.business = conversation.business
-    return deposit_for(
-        Appointment(business=conversation.business, service=service, price=service.list_price)
-    )
+    price = bargaining.agreed_price(conversation) or service.list_price
+    return deposit_for(Appointment(business=conversation.business, service=service, price=price))

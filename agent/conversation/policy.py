@@ -17,6 +17,9 @@ Rules worth knowing:
   punctuation) is refused, so a model cannot invent or plant them.
 - A conversation acts only on its own appointment: cancelling, moving, paying for or refunding
   any other reference is blocked, whoever's it is, so a model cannot reach another client.
+- A price offer (``offer_price``) is answered only for the conversation's chosen service, when
+  its terms negotiate and it is not booked yet, and only for money of the business's currency
+  (``bookings.negotiation.offer_amount``: another currency is refused, never converted).
 - Times in commands are ISO 8601. One without an offset is read as the business's wall time.
 - Every refusal carries plain words for the client (``said``), with days and times in the
   business's zone; ``reason`` is for the audit log.
@@ -41,6 +44,7 @@ from agent.actions import (
     CollectContact,
     ConfirmBooking,
     HoldSlot,
+    OfferPrice,
     OfferSlots,
     Refund,
     RequestConfirmation,
@@ -51,6 +55,7 @@ from agent.conversation.wording import day_label, local_label
 from agent.gates import APPROVED, GateVerdict, Stage, Structured, blocked
 from bookings.availability import wall_to_instant
 from bookings.models.clients import normalize_phone
+from bookings.negotiation import OfferRefused, offer_amount
 
 # What a booking made in chat needs: a name to book under and an email the confirmation and
 # reminders go to (there is no SMS channel); a phone is welcome, never required.
@@ -85,6 +90,8 @@ class ConversationFacts:
     asked: frozenset[str] = frozenset()
     effect_card: str = ""  # the fingerprint of the effect card waiting for the client's press
     client_said: str = ""  # the client's recent messages (contact details must be among them)
+    currency: str = ""  # the business's (ISO 4217): offers are money of it
+    negotiable: bool = False  # the chosen service's terms answer price offers
 
 
 def missing_fields(name: str, email: str) -> tuple[str, ...]:
@@ -180,6 +187,8 @@ def conversation_policy(
         case Refund(appointment=reference):
             # The refund policy itself is judged by the shell against the payment's state.
             return _own(reference, facts) or _effect_allowed(structured, facts, actor) or APPROVED
+        case OfferPrice():
+            return _price_offer(proposal, facts)
     if structured.action in ("escalate_to_human", "send_message"):
         return APPROVED
     return blocked(
@@ -205,6 +214,32 @@ def _effect_allowed(
             f"I'll only do that if you ask me to — just say if you'd like {ASKED_WORDS[wanted]}.",
         )
     return None
+
+
+def _price_offer(proposal: OfferPrice, facts: ConversationFacts) -> GateVerdict:
+    if facts.appointment_status in CHANGEABLE:
+        return blocked(
+            Stage.POLICY,
+            "this conversation's booking is already made at its price",
+            "Your booking is already made, at the price shown when you confirmed it.",
+        )
+    if facts.service_id is None:
+        return blocked(
+            Stage.POLICY,
+            "an offer with no service chosen",
+            "Which service is your offer for? Tell me, and I'll answer it.",
+        )
+    if not facts.negotiable:
+        return blocked(
+            Stage.POLICY,
+            "the chosen service's terms do not negotiate",
+            "I'm afraid the price of this service isn't negotiable.",
+        )
+    try:
+        offer_amount(proposal.amount, currency=proposal.currency, business_currency=facts.currency)
+    except OfferRefused as refusal:
+        return blocked(Stage.POLICY, f"offer refused: {refusal.reason}", refusal.reason)
+    return APPROVED
 
 
 def _service_known(reference: str, facts: ConversationFacts) -> GateVerdict:

@@ -24,6 +24,7 @@ BY_ACTION = {
     "cancel_appointment": "I can't cancel it here.",
     "reschedule_appointment": "I can't move it here.",
     "refund": "I can't arrange a refund here.",
+    "offer_price": "I can't take price offers here; the price is the one shown.",
 }
 NOT_IN_THIS_CHAT = "That isn't something I can do in this chat; a member of the team can help."
 

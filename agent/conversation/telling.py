@@ -154,6 +154,11 @@ def turn_facts(
             moments.append(dt.datetime.fromisoformat(effect["start"]))
         if "amount" in effect:
             amounts.append(Decimal(effect["amount"]))
+    # While negotiating, the core's one figure this turn: its answer to an offer, else where
+    # the negotiation stands (the agreed price, or the current ask).
+    figure = narration.price_answer.price if narration.price_answer else after.asking
+    if figure is not None:
+        amounts.append(figure)
     prices = [Price(amount, currency) for amount in amounts if amount]
     state = State(after.state)
     now = narration.turn.now
@@ -194,6 +199,12 @@ def turn_facts(
         held_at=after.held if live_hold else None,
         paid=(Price(paid, currency),) if payment_verified and paid else (),
         refunds=tuple(Price(amount, currency) for amount in refunds),
+        negotiation=Price(figure, currency) if figure is not None else None,
+        discount=(
+            after.agreed is not None
+            and after.service is not None
+            and after.agreed < after.service.price
+        ),
     )
 
 
@@ -244,13 +255,20 @@ def card_of(view: ConversationView) -> str:
         return ""
     shown = [
         view.service.id,
-        view.service.price,
+        booking_price(view),
         view.held.isoformat(),
         view.name,
         view.email,
         view.phone,
     ]
     return hashlib.sha256("|".join(map(str, shown)).encode()).hexdigest()[:20]
+
+
+def booking_price(view: ConversationView) -> Decimal:
+    """What the booking to confirm costs: the price agreed in a negotiation, else the list
+    price."""
+    assert view.service is not None
+    return view.agreed if view.agreed is not None else view.service.price
 
 
 def choices_for(narration: Narration) -> dict[str, Any]:
@@ -286,7 +304,7 @@ def choices_for(narration: Narration) -> dict[str, Any]:
             "name": after.name,
             "email": after.email,
             "phone": after.phone,
-            "price": money(after.service.price),
+            "price": money(booking_price(after)),
             "deposit": money(narration.deposit or Decimal("0")),
             "currency": narration.turn.currency,
             "hold_expires": in_zone(after.hold_expires, zone) if after.hold_expires else None,

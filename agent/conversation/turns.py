@@ -421,7 +421,8 @@ def judged_step(
         stage=verdict.stage.value if verdict.stage else "",
         reason=verdict.reason,
         money_moved=done.moved,
-        money_contained=Decimal("0") if verdict.passed else refund_asked(raw),
+        # Executed, only a price offer contains money: what the core's answer kept above it.
+        money_contained=done.contained if verdict.passed else refund_asked(raw),
     )
     entry = audit_entry(
         business=conversation.business,

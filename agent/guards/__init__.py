@@ -14,6 +14,9 @@ Decisions worth knowing:
   mechanic is dropped whole: cutting a span out of it would leave a broken sentence.
 - Amounts are recognised only with a currency marker ("$85", "85 EUR", "85 euros"), so times
   ("14.00") and counts ("2 people") are never taken for prices.
+  While a negotiation is active, every amount however written ("40.00", "forty", "for 40") is
+  read, and any but the core's figure is rewritten to it (``prices``); times, dates, counts and
+  phone numbers still are not amounts.
 - Status talk fails closed (ADR 0007, ``status``): a sentence survives only if the guard knows
   every word of it and every state it speaks of — booked, held, paid, refunded, cancelled,
   moved, priced, discounted — is a fact of the ledger, with that fact's own time and amount.

@@ -2,63 +2,26 @@
 
 Amounts are recognised only with a currency marker ("$85", "85 EUR", "85 euros"), so times
 ("14.00") and counts ("2 people") are never taken for prices; a bare "85" is not checked.
+
+While a negotiation is active (``TurnFacts.negotiation``) the scan is the last layer of
+bounded negotiation: every amount a reply states, however written ("€40", "40 euros", "40.00",
+"forty", "40,00 €", "for 40"; ``agent.guards.stated_amounts``), that is not exactly the core's
+figure is rewritten to that figure in the core's format — the client is told the core's number,
+not left without one. Two exceptions: the core's own sentences are never touched, and a sentence
+about money that moved or is due (a deposit, a payment, a refund) keeps the core's amounts for
+those and is dropped for any other: a payment claim is never dressed in the negotiated price.
+Known limit (deliberate, over-eager): a count next to an acceptance ("3 is fine") reads as a
+price and is rewritten; a clock-like "20.00" reads as a time and is left to the dates guard.
 """
 
 from __future__ import annotations
 
 import re
-from decimal import Decimal, InvalidOperation
 
 from agent.guards.ledger import GuardResult, Price, Rewrite, TurnFacts
-from agent.guards.sentences import drop_sentences, sentences
-
-# --------------------------------------------------------------------------- (3) prices
-
-_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
-_CODE_WORDS = {
-    "usd": "USD",
-    "dollar": "USD",
-    "dollars": "USD",
-    "eur": "EUR",
-    "euro": "EUR",
-    "euros": "EUR",
-    "gbp": "GBP",
-    "pound": "GBP",
-    "pounds": "GBP",
-    "chf": "CHF",
-}
-_NUMBER = r"\d{1,3}(?:[,\u202f ]\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
-AMOUNT = re.compile(
-    rf"(?P<sym>[$€£])\s?(?P<n1>{_NUMBER})"
-    rf"|(?P<code1>USD|EUR|GBP|CHF)\s?(?P<n2>{_NUMBER})"
-    rf"|(?P<n3>{_NUMBER})\s?(?:(?P<sym2>[$€£])|(?P<code2>USD|EUR|GBP|CHF|dollars?|euros?|pounds?)\b)",
-    re.IGNORECASE,
-)
-
-
-def _to_decimal(number: str) -> Decimal | None:
-    cleaned = number.replace("\u202f", "").replace(" ", "")
-    if re.fullmatch(r"\d+,\d{1,2}", cleaned):  # decimal comma: "85,50"
-        cleaned = cleaned.replace(",", ".")
-    cleaned = cleaned.replace(",", "")
-    try:
-        return Decimal(cleaned)
-    except InvalidOperation:
-        return None
-
-
-def amount_of(match: re.Match[str]) -> Price | None:
-    number = match["n1"] or match["n2"] or match["n3"]
-    marker = match["sym"] or match["sym2"] or match["code1"] or match["code2"] or ""
-    currency = _SYMBOLS.get(marker) or _CODE_WORDS.get(marker.lower(), marker.upper())
-    amount = _to_decimal(number)
-    return None if amount is None else Price(amount, currency)
-
-
-def format_price(price: Price) -> str:
-    symbol = {code: sym for sym, code in _SYMBOLS.items()}.get(price.currency)
-    amount = f"{price.amount:.2f}"
-    return f"{symbol}{amount}" if symbol else f"{amount} {price.currency}"
+from agent.guards.money import AMOUNT, amount_of, format_price
+from agent.guards.sentences import drop_sentences, join_sentences, sentences
+from agent.guards.stated_amounts import Stated, stated_amounts
 
 
 def _is_core_price(price: Price, facts: TurnFacts) -> bool:
@@ -70,6 +33,8 @@ def _is_core_price(price: Price, facts: TurnFacts) -> bool:
 def prices_guard(reply: str, facts: TurnFacts) -> GuardResult:
     """Every amount stated is one the core computed; otherwise corrected, or dropped. What the
     core itself said (a refund refusal naming what is left) is never touched."""
+    if facts.negotiation is not None:
+        return _negotiated(reply, facts, facts.negotiation)
     wrong = [
         match
         for match in AMOUNT.finditer(reply)
@@ -108,3 +73,65 @@ def _core_said_spans(reply: str, facts: TurnFacts) -> list[tuple[int, int]]:
             start = reply.find(sentence)
             spans.append((start, start + len(sentence)))
     return spans
+
+
+# -------------------------------------------------------------------- while negotiating
+
+NOT_THE_FIGURE = "amount other than the core's figure in a negotiation"
+MONEY_MOVED_AMOUNT = "payment or refund named with an amount the core did not compute"
+# Money that moved or is due: its amounts are the deposit's, the payment's, the refund's.
+_MONEY_MOVED = re.compile(
+    r"\b(?:deposits?|refund\w*|reimburs\w*|paid|charged|received|money back)\b", re.IGNORECASE
+)
+
+
+def _negotiated(reply: str, facts: TurnFacts, figure: Price) -> GuardResult:
+    """Every amount stated is the core's figure, rewritten to it where it is not; a payment or
+    refund sentence naming an amount the core did not compute goes whole."""
+    correct = format_price(figure)
+    moved_amounts = {(p.amount, p.currency) for p in (*facts.prices, *facts.paid, *facts.refunds)}
+    edits: list[tuple[int, int]] = []  # spans of the reply rewritten to the figure
+    kept: list[str] = []
+    rewrites: list[Rewrite] = []
+    dropped = False
+    position = 0
+    for sentence in sentences(reply):
+        start = reply.find(sentence, position)
+        position = start + len(sentence)
+        if facts.is_core_said(sentence):
+            kept.append(sentence)
+            continue
+        stated = stated_amounts(sentence)
+        if _MONEY_MOVED.search(sentence):
+            if any((s.amount, s.currency or figure.currency) not in moved_amounts for s in stated):
+                rewrites.append(Rewrite("prices", MONEY_MOVED_AMOUNT, sentence, ""))
+                dropped = True
+            else:
+                kept.append(sentence)
+            continue
+        wrong = [s for s in stated if not _is_figure(s, figure)]
+        rewrites.extend(Rewrite("prices", NOT_THE_FIGURE, s.text, correct) for s in wrong)
+        edits.extend((start + s.start, start + s.end) for s in wrong)
+        kept.append(_rewritten(sentence, [(s.start, s.end) for s in wrong], correct))
+    if not rewrites:
+        return GuardResult(reply)
+    if not dropped:
+        # Only figures changed: the reply keeps its own spacing and line breaks.
+        return GuardResult(_rewritten(reply, edits, correct), rewrites)
+    if not kept:
+        kept = [facts.next_step_text()]
+        last = rewrites[-1]
+        rewrites[-1] = Rewrite(last.guard, last.reason, last.before, kept[0])
+    return GuardResult(join_sentences(kept), rewrites)
+
+
+def _is_figure(stated: Stated, figure: Price) -> bool:
+    return stated.amount == figure.amount and (stated.currency or figure.currency) == (
+        figure.currency
+    )
+
+
+def _rewritten(text: str, spans: list[tuple[int, int]], correct: str) -> str:
+    for start, end in sorted(spans, reverse=True):
+        text = text[:start] + correct + text[end:]
+    return text

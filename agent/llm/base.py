@@ -59,6 +59,10 @@ class ConversationView:
     # A cancel, move or refund card waiting for the client's press (action, appointment, and
     # its start or amount).
     pending_effect: dict[str, str] | None = None
+    # While a price is being negotiated for the service (never the owner's floor): the core's
+    # current ask, and the price agreed once there is one — the price the booking is made at.
+    asking: Decimal | None = None
+    agreed: Decimal | None = None
 
 
 @dataclass(frozen=True)
@@ -98,6 +102,17 @@ class StepOutcome:
 
 
 @dataclass(frozen=True)
+class PriceAnswer:
+    """The core's answer to the client's price offer this turn (``bookings.negotiation``):
+    "accept", "counter" or "firm", with its one price. ``is_floor`` says the price is the
+    owner's floor — the only way a model ever learns the floor."""
+
+    kind: str
+    price: Decimal
+    is_floor: bool = False
+
+
+@dataclass(frozen=True)
 class LapsedHold:
     """A time the conversation was holding when its hold ran out, as the core finds it now."""
 
@@ -126,6 +141,7 @@ class Narration:
     site: str = ""  # the business's own site: any of its pages may be linked
     manage_url: str = ""  # the client's page for their appointment, once booked
     calendar_url: str = ""  # its .ics
+    price_answer: PriceAnswer | None = None  # the core's answer to an offer this turn
 
 
 class LanguageModel(Protocol):

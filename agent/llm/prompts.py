@@ -116,6 +116,13 @@ def narration_prompt(narration: Narration) -> str:
         facts.append(f"- real alternatives: {_moments(narration.alternatives, zone)}")
     if narration.price is not None:
         facts.append(f"- price: {_money(narration.price, turn.currency)}")
+    if (answer := narration.price_answer) is not None:
+        # The core's answer to the client's offer: its one number, said as it is.
+        floor = " (the lowest price there is)" if answer.is_floor else ""
+        facts.append(
+            f"- answer to the client's price offer: {answer.kind} at"
+            f" {_money(answer.price, turn.currency)}{floor}; state no other amount"
+        )
     if narration.deposit is not None:
         facts.append(f"- deposit due: {_money(narration.deposit, turn.currency)}")
     if narration.payment_url:
@@ -199,6 +206,10 @@ def _conversation(view: ConversationView, zone: ZoneInfo, currency: str) -> str:
         lines.append("collected: " + "; ".join(f"{f} {_one_line(v)}" for f, v in contact))
     if view.missing:
         lines.append("missing: " + ", ".join(view.missing))
+    if view.agreed is not None:
+        lines.append(f"price agreed: {_money(view.agreed, currency)}")
+    elif view.asking is not None:
+        lines.append(f"current asking price: {_money(view.asking, currency)}")
     if view.appointment is not None:
         status = f" ({view.appointment_status})" if view.appointment_status else ""
         lines.append(f"appointment: {view.appointment}{status}")

@@ -12,6 +12,8 @@ How it proposes, in the order a message is read:
 - an exact time → hold_slot (reschedule_appointment once booked); a day or a window →
   offer_slots for it; a service just chosen with no time → offer_slots from today.
 - "the first one", "the 2nd" while times are offered → hold_slot of that offer.
+- an amount offered ("can you do 30?", "€45", "55 ok?") → offer_price, with the currency
+  only if the client named one (the core refuses another currency; it never converts).
 - an email, phone or bare name → collect_contact.
 - yes / confirm with every detail collected → request_confirmation (it shows the client the
   booking to confirm; the offline model never proposes confirm_booking itself).
@@ -97,7 +99,11 @@ class OfflineModel:
         for key, bad in (("email", reading.bad_emails), ("phone", reading.bad_phones)):
             if bad and key not in contact:
                 proposals.append({"action": "collect_contact", key: bad[0]})
-        agrees = reading.intent in (Intent.YES, Intent.CONFIRM)
+        offer = self._offer(context)
+        if offer is not None:
+            proposals.append(offer)
+        # "55 ok?" agrees to nothing but the price it names.
+        agrees = reading.intent in (Intent.YES, Intent.CONFIRM) and offer is None
         if agrees and view.held and not view.missing and not contact:
             proposals.append({"action": "request_confirmation"})
         if agrees and not view.held and service and len(view.offered) == 1 and not proposals:
@@ -138,6 +144,18 @@ class OfflineModel:
         if chose or (view.state == "service_chosen" and not view.offered):
             return [{"action": "offer_slots", "service": service}]
         return []
+
+    def _offer(self, context: TurnContext) -> dict[str, Any] | None:
+        """The client's price offer, as written: its first amount. Money asked back ("a
+        refund of €20") is a request, not an offer."""
+        reading = context.reading
+        if not reading.amounts or reading.requests:
+            return None
+        money = reading.amounts[0]
+        offer: dict[str, Any] = {"action": "offer_price", "amount": str(money.amount)}
+        if money.currency is not None:
+            offer["currency"] = money.currency
+        return offer
 
     def _picked(self, context: TurnContext) -> dt.datetime | None:
         offered = context.conversation.offered
@@ -257,10 +275,30 @@ class OfflineModel:
                 return f"Your appointment is moved to {local_label(after.appointment_start, zone)}."
             case "escalate_to_human":
                 return "I've asked a member of the team to take over."
+            case "offer_price" if narration.price_answer is not None:
+                return self._price_answered(narration)
             case "refund":
                 amount = format_price(Price(step.money_moved, currency))
                 return f"A refund of {amount} has been issued to your card."
         return None
+
+    def _price_answered(self, narration: Narration) -> str:
+        """The core's answer to the client's offer, with the core's number only — never the
+        client's (a reply states no amount but the core's) and never the floor unless the
+        answer is the floor."""
+        answer = narration.price_answer
+        assert answer is not None
+        price = format_price(Price(answer.price, narration.turn.currency))
+        service = narration.after.service
+        what = f"the {service.name}" if service is not None else "it"
+        match answer.kind:
+            case "accept":
+                return f"Agreed: {what} for {price}."
+            case "counter":
+                return f"I can't go that low, but I can do {what} for {price}."
+        if answer.is_floor:
+            return f"{price} is the lowest I can go for {what}."
+        return f"I'm afraid I can't go below {price} for {what}."
 
     def _prepared(self, narration: Narration) -> str | None:
         """What an effect card will do, said before the client presses it."""

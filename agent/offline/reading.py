@@ -339,6 +339,19 @@ BARE_AMOUNT = re.compile(
 )
 
 
+# A bare number asked about as a price: "55 ok?", "40 fine?", "would 40 work?" — the whole
+# message or clause, so "2 ok?" after "how many people" would still need the question mark
+# and no time word ("10 ok?" about a time is "10:00 ok?" or "at 10 ok?", read as times).
+ASKED_AMOUNT = re.compile(
+    r"(?:^|(?<=[,.;!]\s)|\bwould\s+)(?<![:.,\d])" + NUMBER + r"\s+(?:ok|okay|fine|work|good)\s*\?"
+)
+# "do it for 40", "that for 45": "for" names a price only after what is being priced.
+FOR_AMOUNT = re.compile(
+    r"\b(?:it|that|this|one)\s+for\s+" + NUMBER + r"(?!\s*(?::|h\b|am|pm|a\.m|p\.m|o'?clock|"
+    r"st\b|nd\b|rd\b|th\b|people|persons?|hours?|mins?|minutes?|days?|weeks?|of\b|\d))"
+)
+
+
 def _read_amounts(blank: _Blanker) -> list[Money]:
     found: list[tuple[int, Money]] = []
     for pattern, symbol_first in ((SYMBOL_FIRST, True), (SYMBOL_AFTER, False)):
@@ -346,9 +359,10 @@ def _read_amounts(blank: _Blanker) -> list[Money]:
             number, unit = (match.group(2), match.group(1)) if symbol_first else match.groups()
             found.append((match.start(), Money(_decimal(number), CURRENCIES[unit])))
             blank.take(match.start(), match.end())
-    for match in BARE_AMOUNT.finditer(blank.text):
-        found.append((match.start(1), Money(_decimal(match.group(1)), None)))
-        blank.take(match.start(1), match.end(1))
+    for pattern in (BARE_AMOUNT, ASKED_AMOUNT, FOR_AMOUNT):
+        for match in pattern.finditer(blank.text):
+            found.append((match.start(1), Money(_decimal(match.group(1)), None)))
+            blank.take(match.start(1), match.end(1))
     return [money for _, money in sorted(found, key=lambda pair: pair[0])]
 
 

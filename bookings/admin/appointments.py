@@ -1,6 +1,7 @@
 from functools import partial
 
 from django.contrib import admin, messages
+from django.db.models import F
 
 from bookings.access import Action
 from bookings.errors import AppointmentNotChangeable
@@ -39,13 +40,47 @@ class ReminderInline(BusinessScopedInline, admin.TabularInline):
         return False
 
 
+class NegotiatedFilter(admin.SimpleListFilter):
+    """Appointments agreed below the list price of their service at booking. Reads only the
+    rows' own columns, so it needs no tenant scoping of its own."""
+
+    title = "negotiated"
+    parameter_name = "negotiated"
+
+    def lookups(self, request, model_admin):
+        return [
+            ("yes", "Below the list price"),
+            ("no", "At the list price"),
+            ("unrecorded", "List price not recorded"),
+        ]
+
+    def queryset(self, request, queryset):
+        match self.value():
+            case "yes":
+                return queryset.filter(list_price__gt=F("price"))
+            case "no":
+                return queryset.filter(list_price__lte=F("price"))
+            case "unrecorded":
+                return queryset.filter(list_price__isnull=True)
+        return queryset
+
+
 @admin.register(Appointment)
 class AppointmentAdmin(BusinessScopedAdmin):
     """Appointments are booked, moved and cancelled through the core's services, never saved
     directly: the same lock and rules as the widget's bookings."""
 
-    list_display = ["starts_at", "service", "client", "status", "price", "business"]
-    list_filter = ["status", "business", "service"]
+    list_display = [
+        "starts_at",
+        "service",
+        "client",
+        "status",
+        "list_price",
+        "price",
+        "discount",
+        "business",
+    ]
+    list_filter = ["status", NegotiatedFilter, "business", "service"]
     search_fields = ["client__name", "client__email", "client__phone", "public_id"]
     date_hierarchy = "starts_at"
     list_select_related = ["service", "client", "business"]
@@ -58,6 +93,8 @@ class AppointmentAdmin(BusinessScopedAdmin):
         "client",
         "status",
         "price",
+        "list_price",
+        "discount",
         "ends_at",
         "idempotency_key",
         "created_at",
@@ -77,7 +114,23 @@ class AppointmentAdmin(BusinessScopedAdmin):
     def get_fields(self, request, obj=None):
         if obj is None:
             return list(AppointmentAddForm.Meta.fields)
-        return [*self.change_readonly[:5], "starts_at", "ends_at", "price", "notes"]
+        return [
+            *self.change_readonly[:5],
+            "starts_at",
+            "ends_at",
+            "list_price",
+            "price",
+            "discount",
+            "notes",
+        ]
+
+    @admin.display(description="discount")
+    def discount(self, appointment: Appointment) -> str:
+        """What the client was let off the list price at booking ("—" where none was given, or
+        the list price was not recorded)."""
+        if not appointment.discount:
+            return "—"
+        return f"{appointment.discount} {appointment.business.currency}"
 
     def save_model(self, request, obj, form, change) -> None:
         # The booking or the move was made by the service in the form's validation; only the

@@ -5,6 +5,7 @@ from django.db.models import Count, Q
 from bookings.models import AppointmentStatus, Business, DateOverride, Membership, OpeningHours
 from reminders.models import ReminderSetting
 
+from .negotiation import BUSINESS_TERMS_HELP, NEGOTIATION_FIELDS, RADIO_FIELDS
 from .schedule_formsets import DateOverrideFormSet, OpeningHoursFormSet
 from .scoping import BusinessScopedAdmin, BusinessScopedInline
 
@@ -40,6 +41,7 @@ class BusinessAdmin(BusinessScopedAdmin):
     ]
     search_fields = ["name", "slug"]
     inlines = [OpeningHoursInline, DateOverrideInline, ReminderSettingInline]
+    radio_fields = RADIO_FIELDS
 
     def get_queryset(self, request):
         outcome = Q(
@@ -92,6 +94,10 @@ class BusinessAdmin(BusinessScopedAdmin):
         ),
         ("Deposits", {"fields": ["deposit_rule", "deposit_amount", "deposit_percent"]}),
         ("Refunds", {"fields": ["refund_window_days", "max_refund"]}),
+        (
+            "Price negotiation (default terms)",
+            {"description": BUSINESS_TERMS_HELP, "fields": NEGOTIATION_FIELDS},
+        ),
         ("Booking page and embed", {"fields": ["accent_colour", "embed_origins"]}),
     ]
 

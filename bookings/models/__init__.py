@@ -9,9 +9,10 @@ from .appointments import (
     AppointmentStatus,
 )
 from .business import Business, Currency, DepositRule, Membership, Role
-from .catalog import Service
+from .catalog import Service, TermsSource
 from .clients import Client, normalize_phone
 from .holds import SlotHold
+from .negotiation_terms import ConcessionRule
 from .schedule import BusyBlock, CalendarFeed, DateOverride, OpeningHours, Weekday
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "BusyBlock",
     "CalendarFeed",
     "Client",
+    "ConcessionRule",
     "Currency",
     "DateOverride",
     "DepositRule",
@@ -32,6 +34,7 @@ __all__ = [
     "Role",
     "Service",
     "SlotHold",
+    "TermsSource",
     "Weekday",
     "normalize_phone",
 ]

@@ -1,4 +1,5 @@
 import uuid
+from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -52,6 +53,9 @@ class Appointment(TimeStampedModel):
         max_length=20, choices=AppointmentStatus.choices, default=AppointmentStatus.CONFIRMED
     )
     price = money_field("agreed price")
+    # The service's list price when booked, so the discount given stays true after the owner
+    # changes the list price. NULL for appointments booked before it was recorded.
+    list_price = money_field("list price at booking", null=True, blank=True, editable=False)
     # NULL, not "", for "no key": unique constraints treat NULLs as distinct.
     idempotency_key = models.CharField(  # noqa: DJ001
         max_length=255,
@@ -104,6 +108,11 @@ class Appointment(TimeStampedModel):
                 violation_error_message="The agreed price cannot be negative.",
             ),
             models.CheckConstraint(
+                condition=Q(list_price__isnull=True) | Q(list_price__gte=0),
+                name="appointment_list_price_not_negative",
+                violation_error_message="The list price cannot be negative.",
+            ),
+            models.CheckConstraint(
                 condition=Q(status__in=AppointmentStatus.values),
                 name="appointment_status_known",
                 violation_error_message="Unknown appointment status.",
@@ -131,6 +140,14 @@ class Appointment(TimeStampedModel):
         local = timezone.localtime(self.starts_at, self.business.tzinfo) if self.starts_at else None
         when = f"{local:%Y-%m-%d %H:%M}" if local else "unscheduled"
         return f"{self.service} for {self.client} at {when}"
+
+    @property
+    def discount(self) -> Decimal | None:
+        """How much below the list price the agreed price is (0: none; None: the list price at
+        booking was not recorded)."""
+        if self.list_price is None or self.price is None:
+            return None
+        return max(Decimal(0), self.list_price - self.price)
 
     def clean(self) -> None:
         # Foreign keys across tenants cannot be refused by a constraint; refuse them here.

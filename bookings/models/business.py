@@ -15,6 +15,7 @@ from bookings.validators import (
 )
 
 from .base import TimeStampedModel, money_field
+from .negotiation_terms import NegotiationTermsFields, negotiation_constraints
 
 
 class Currency(models.TextChoices):
@@ -41,8 +42,9 @@ class DepositRule(models.TextChoices):
     PERCENT = "percent", "Percent of the price"
 
 
-class Business(TimeStampedModel):
-    """A tenant: everything an owner sees hangs off exactly one business."""
+class Business(NegotiationTermsFields, TimeStampedModel):
+    """A tenant: everything an owner sees hangs off exactly one business. Its negotiation terms
+    are the default of every service that does not set its own."""
 
     business_path = "pk"
 
@@ -193,6 +195,7 @@ class Business(TimeStampedModel):
                     "price' needs a percent from 1 to 100 and no amount."
                 ),
             ),
+            *negotiation_constraints("business"),
         ]
 
     def __str__(self) -> str:
@@ -204,6 +207,8 @@ class Business(TimeStampedModel):
         self.accent_colour = self.accent_colour.strip().lower()
         with contextlib.suppress(OriginsRefused):
             self.embed_origins = "\n".join(parse_origins(self.embed_origins))
+        # The default terms have no prices of their own; each service brings its list and floor.
+        self.terms_errors(list_price=None, floor=None)
 
     @property
     def tzinfo(self) -> ZoneInfo:

@@ -3,10 +3,17 @@ from django.db.models import F, Q
 
 from .base import TimeStampedModel, money_field
 from .business import Business
+from .negotiation_terms import NegotiationTermsFields, negotiation_constraints
 
 
-class Service(TimeStampedModel):
-    """Something a client can book. The floor is the hard lower bound of any negotiated price."""
+class TermsSource(models.TextChoices):
+    BUSINESS = "business", "Use the business's terms"
+    OWN = "own", "Its own terms (below)"
+
+
+class Service(NegotiationTermsFields, TimeStampedModel):
+    """Something a client can book. The floor is the hard lower bound of any negotiated price;
+    how a price is negotiated is the business's terms or, when it says so, the service's own."""
 
     business_path = "business"
 
@@ -20,9 +27,17 @@ class Service(TimeStampedModel):
     buffer_after_minutes = models.PositiveSmallIntegerField(
         default=0, help_text="Kept free after the appointment (clean-up)."
     )
-    list_price = money_field("list price")
+    list_price = money_field(
+        "list price", help_text="What a client is quoted and pays unless a lower price is agreed."
+    )
     price_floor = money_field(
-        "price floor", help_text="No negotiated price may go below this amount."
+        "price floor",
+        help_text=(
+            "The lowest price ever agreed for this service, whatever a client says: the "
+            "assistant's counters never go below it, and no booking (assistant, booking page or "
+            "dashboard) is accepted below it. Clients are not told it unless the ask has come "
+            "down to it. Equal to the list price: no discount is possible."
+        ),
     )
     deposit_amount = money_field(
         "deposit",
@@ -31,6 +46,16 @@ class Service(TimeStampedModel):
         help_text="Overrides the business's deposit rule for this service; 0 means none.",
     )
     is_active = models.BooleanField("bookable", default=True)
+    negotiation_terms = models.CharField(
+        "negotiation terms",
+        max_length=10,
+        choices=TermsSource.choices,
+        default=TermsSource.BUSINESS,
+        help_text=(
+            "The business's terms (set on the business) or this service's own, below. With the "
+            "business's terms the fields below are not used."
+        ),
+    )
 
     class Meta:
         ordering = ["business", "name"]
@@ -66,7 +91,19 @@ class Service(TimeStampedModel):
                 name="service_unique_name_per_business",
                 violation_error_message="This business already has a service with that name.",
             ),
+            models.CheckConstraint(
+                condition=Q(negotiation_terms__in=TermsSource.values),
+                name="service_negotiation_terms_known",
+                violation_error_message=(
+                    "Negotiation terms are the business's or the service's own."
+                ),
+            ),
+            *negotiation_constraints("service"),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        # The service's own terms are checked against its own prices, on the fields at fault.
+        self.terms_errors(list_price=self.list_price, floor=self.price_floor)

@@ -264,6 +264,7 @@ def _insert(
         seat=seat,
         status=status,
         price=price,
+        list_price=service.list_price,  # the discount, if any, is measured from this
         idempotency_key=idempotency_key,
         request_fingerprint=fingerprint,
     )

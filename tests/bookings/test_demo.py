@@ -1,13 +1,26 @@
 import datetime as dt
+import io
+from decimal import Decimal
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.db.models import F
 from django.test import Client as HttpClient
 from django.urls import reverse
 
+from agent.models import GuardRewrite
 from bookings.demo import next_christmas, seed_demo
-from bookings.models import Business, DateOverride, OpeningHours, Service
+from bookings.models import (
+    Appointment,
+    AppointmentStatus,
+    Business,
+    DateOverride,
+    OpeningHours,
+    Service,
+)
+from bookings.negotiation import Kind, Rule, State, negotiate
+from bookings.selectors import negotiation_enabled, negotiation_terms
 
 TODAY = dt.date(2026, 11, 29)
 
@@ -54,6 +67,53 @@ def test_demo_has_a_closure_special_hours_a_floor_and_a_deposit_rule():
     assert business.services.filter(price_floor__lt=F("list_price")).exists()
     assert business.deposit_rule == "percent"
     assert len(setup.owner_password) >= 16
+
+
+@pytest.mark.django_db
+def test_demo_haircut_alone_negotiates_meeting_a_client_halfway_above_its_floor():
+    business = seed_demo(today=TODAY).business
+
+    negotiable = {s.name: negotiation_terms(s) for s in business.services.all()}
+    haircut = negotiable.pop("Haircut")
+
+    assert negotiation_enabled(business)
+    assert negotiable == {"Colour": None, "Beard trim": None}
+    assert haircut is not None
+    assert (haircut.rule, haircut.list_price, haircut.floor) == (
+        Rule.HALFWAY,
+        Decimal("60.00"),
+        Decimal("50.00"),
+    )
+    # The demo's scene: "can you do 30?" is countered at 55.00 (halfway to the floor, up to 5).
+    answer = negotiate(haircut, State(), Decimal("30.00"))
+    assert (answer.kind, answer.price) == (Kind.COUNTER, Decimal("55.00"))
+
+
+@pytest.mark.django_db
+def test_demo_scene_a_haggled_haircut_is_booked_at_the_cores_price_not_the_models_concession():
+    call_command("seed_demo", stdout=io.StringIO())
+    out = io.StringIO()
+
+    call_command("demo_chat", stdout=out)
+
+    told = " ".join(out.getvalue().split())  # the demo wraps its lines
+    hugo = Appointment.objects.get(client__email="hugo.reis@example.com")
+    assert "client: That's a lot. Can you do 30?" in told
+    # The careless model conceded the client's 30; the client read the core's counter.
+    assert "assistant: Sure, I can do it for €55.00." in told
+    assert "do it for 30." not in told
+    rewrite = GuardRewrite.objects.get(guard="prices", before="30")
+    assert rewrite.after == "€55.00"
+    assert "'30' rewritten to '€55.00'" in told
+    # The client accepted the counter: the booking, its card and its deposit are at 55.00.
+    assert "price 55.00, deposit 11.00" in told
+    assert (hugo.price, hugo.list_price, hugo.status) == (
+        Decimal("55.00"),
+        Decimal("60.00"),
+        AppointmentStatus.CONFIRMED,
+    )
+    assert hugo.payment.amount == Decimal("11.00")  # 20 % of the agreed price, paid
+    assert "discount given 5.00 EUR" in told
 
 
 @pytest.mark.parametrize(

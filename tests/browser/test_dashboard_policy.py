@@ -1,8 +1,8 @@
 """The owner's dashboard (Django admin) works under the project's strict Content-Security-Policy:
-signing in and opening the pages with styles of their own (the business form, the audit list's
-containment table, an escalated conversation's hand-back button, a knowledge source's text)
-raises no policy violation. Chromium reports each violation as a console error, which fails
-the test (tests/browser/conftest.py)."""
+signing in and opening the pages with styles of their own (the business form, a service's
+negotiation terms, the audit list's containment table, an escalated conversation's hand-back
+button, a knowledge source's text) raises no policy violation. Chromium reports each violation
+as a console error, which fails the test (tests/browser/conftest.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from agent.models import Conversation
 from knowledge.models import KnowledgeSource, SourceKind, SourceStatus
-from tests.factories import PASSWORD, BusinessFactory, owner_of
+from tests.factories import PASSWORD, BusinessFactory, ServiceFactory, owner_of
 
 
 def sign_in(page: Page, site: str, user) -> None:
@@ -39,6 +39,11 @@ def test_the_dashboard_pages_raise_no_policy_violation(page, site):
 
     page.goto(f"{site}{reverse('admin:bookings_business_change', args=[business.pk])}")
     expect(page.get_by_label("Accent colour")).to_have_value("#1d6b3c")
+
+    # The negotiation terms: rules chosen from a list of radio buttons, each explained
+    service = ServiceFactory(business=business)
+    page.goto(f"{site}{reverse('admin:bookings_service_change', args=[service.pk])}")
+    expect(page.get_by_label("Meet halfway")).to_be_visible()
 
     page.goto(f"{site}{reverse('admin:agent_auditentry_changelist')}")
     expect(page.locator("#containment")).to_be_visible()

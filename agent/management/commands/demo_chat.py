@@ -1,6 +1,6 @@
 """The demo's conversations, end to end through the shell, printed as the client saw them.
 
-Four scenes on the demo salon (``seed_demo`` first), with the offline model, against the local
+Five scenes on the demo salon (``seed_demo`` first), with the offline model, against the local
 fake Stripe (nothing leaves the machine):
 
 1. A booking made in chat: service, a time, name and email, the client's Confirm, the deposit
@@ -10,6 +10,9 @@ fake Stripe (nothing leaves the machine):
 3. A race lost honestly: the client's hold lapses while others book the time; Confirm is
    refused with the core's real alternatives.
 4. A refund blocked by policy: the careless model proposes refunding more than was paid.
+5. A price haggled: the client asks "can you do 30?", the core counters by the owner's terms, a
+   careless model concedes the client's figure and the price scan rewrites it to the core's;
+   the client accepts and books at the agreed price.
 
 Then the containment figures, from the audit log.
 """
@@ -34,7 +37,7 @@ from agent.llm.base import Proposed, TurnContext
 from agent.llm.scripted import ScriptedModel
 from agent.models import AgentGrant, AuditEntry, GuardRewrite
 from agent.offline.model import OfflineModel
-from agent.services import grants_set
+from agent.services import discount_given, grants_set
 from bookings.demo import SLUG
 from bookings.errors import SlotUnavailable
 from bookings.models import Appointment, Business
@@ -68,6 +71,7 @@ class Command(BaseCommand):
                 self.confirm_incident()
                 self.race_lost()
                 self.refund_blocked(ana)
+                self.haggled()
         finally:
             server.shutdown()
             server.server_close()
@@ -155,10 +159,42 @@ class Command(BaseCommand):
         )
         self.say(token, "I can't come after all. Please refund me 150 euros.", careless)
 
+    def haggled(self) -> None:
+        self.scene("5. A price haggled: the core counters, a careless concession is rewritten")
+        token = self.start()
+        self.say(token, "Hi, I'd like a haircut")
+        # The careless model proposes the client's offer, as it should, then narrates the
+        # client's figure as agreed: the core countered, and the client reads the core's number.
+        careless = ScriptedModel(
+            [Proposed(({"action": "offer_price", "amount": "30"},))],
+            drafts=["Sure, I can do it for 30."],
+        )
+        self.say(token, "That's a lot. Can you do 30?", careless)
+        self.say(token, "OK, €55 is fine")
+        self.say(token, "the first one")
+        self.say(token, "Hugo Reis")
+        self.say(token, "hugo.reis@example.com")
+        result = self.confirm(token, "demo-haggle-1")
+        appointment = result.conversation.appointment
+        assert appointment is not None
+        payment = appointment.payment
+        assert payment.checkout_session_id is not None
+        self.fake.pay(payment.checkout_session_id)
+        self.note("the client pays the deposit, computed from the agreed price, on Stripe's page")
+        payment_verify(payment)
+        self.say(token, "Paid. Is it booked?")
+        appointment.refresh_from_db()
+        self.note(
+            f"booked at the agreed price: {appointment.service.name} {appointment.price} "
+            f"{self.business.currency} (list {appointment.list_price}), deposit "
+            f"{payment.amount} {self.business.currency}, {appointment.status}"
+        )
+
     def summary(self) -> None:
         self.scene("Containment, from the audit log")
         entries = AuditEntry.objects.filter(business=self.business)
-        summary = containment_summary(entries)
+        given = discount_given(businesses=Business.objects.filter(pk=self.business.pk))
+        summary = containment_summary(entries, discount_given=given)
         stages = ", ".join(f"{stage} {count}" for stage, count in summary.blocked_by_stage.items())
         for line in [
             f"proposals        {summary.proposals}",
@@ -167,6 +203,8 @@ class Command(BaseCommand):
             f"containment rate {summary.containment_rate}%",
             f"money moved      {summary.money_moved} {self.business.currency}",
             f"money contained  {summary.money_contained} {self.business.currency}",
+            f"  of which discount refused {summary.discount_refused} {self.business.currency}",
+            f"discount given   {summary.discount_given} {self.business.currency}",
             f"guard rewrites   {GuardRewrite.objects.filter(business=self.business).count()}",
         ]:
             self.stdout.write(f"  {line}")
@@ -203,6 +241,12 @@ class Command(BaseCommand):
             for rewrite in GuardRewrite.objects.order_by("id")[before:]:
                 if rewrite.guard == "refusals":  # the whole reply, with the refusal in front
                     self.note(f"guard {rewrite.guard}: {rewrite.reason} — it goes first")
+                    continue
+                if rewrite.guard == "prices" and rewrite.after:  # a figure, not a sentence
+                    self.note(
+                        f"guard {rewrite.guard}: {rewrite.reason} — "
+                        f"{rewrite.before!r} rewritten to {rewrite.after!r}"
+                    )
                     continue
                 self.note(f"guard {rewrite.guard}: {rewrite.reason} — removed {rewrite.before!r}")
 

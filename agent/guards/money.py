@@ -1,0 +1,61 @@
+"""Money as a reply writes it with a currency marker ("$85", "85 EUR", "85 euros", "€ 44,50"),
+and as the core's figures are written back to the client ("€45.00")."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+from agent.guards.ledger import Price
+
+SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
+CODE_WORDS = {
+    "usd": "USD",
+    "dollar": "USD",
+    "dollars": "USD",
+    "eur": "EUR",
+    "euro": "EUR",
+    "euros": "EUR",
+    "gbp": "GBP",
+    "pound": "GBP",
+    "pounds": "GBP",
+    "chf": "CHF",
+}
+# A currency marker on its own: a symbol, an ISO code, or a currency's name.
+MARKER = r"[$€£]|\b(?:USD|EUR|GBP|CHF|dollars?|euros?|pounds?)\b"
+_NUMBER = r"\d{1,3}(?:[,\u202f ]\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
+AMOUNT = re.compile(
+    rf"(?P<sym>[$€£])\s?(?P<n1>{_NUMBER})"
+    rf"|(?P<code1>USD|EUR|GBP|CHF)\s?(?P<n2>{_NUMBER})"
+    rf"|(?P<n3>{_NUMBER})\s?(?:(?P<sym2>[$€£])|(?P<code2>USD|EUR|GBP|CHF|dollars?|euros?|pounds?)\b)",
+    re.IGNORECASE,
+)
+
+
+def currency_of(marker: str) -> str:
+    """The ISO code a marker ("€", "euros", "usd") stands for."""
+    return SYMBOLS.get(marker) or CODE_WORDS.get(marker.lower(), marker.upper())
+
+
+def to_decimal(number: str) -> Decimal | None:
+    cleaned = number.replace("\u202f", "").replace(" ", "")
+    if re.fullmatch(r"\d+,\d{1,2}", cleaned):  # decimal comma: "85,50"
+        cleaned = cleaned.replace(",", ".")
+    cleaned = cleaned.replace(",", "")
+    try:
+        return Decimal(cleaned)
+    except InvalidOperation:
+        return None
+
+
+def amount_of(match: re.Match[str]) -> Price | None:
+    number = match["n1"] or match["n2"] or match["n3"]
+    marker = match["sym"] or match["sym2"] or match["code1"] or match["code2"] or ""
+    amount = to_decimal(number)
+    return None if amount is None else Price(amount, currency_of(marker))
+
+
+def format_price(price: Price) -> str:
+    symbol = {code: sym for sym, code in SYMBOLS.items()}.get(price.currency)
+    amount = f"{price.amount:.2f}"
+    return f"{symbol}{amount}" if symbol else f"{amount} {price.currency}"
