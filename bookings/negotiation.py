@@ -153,7 +153,10 @@ def negotiate(
 def _counter(terms: Terms, ask: Decimal, offer: Decimal) -> Decimal:
     """The next ask by the owner's rule, never below the floor."""
     if terms.rule is Rule.HALFWAY:
-        middle = (ask + max(offer, terms.floor)) / 2
+        # Halfway to the offer itself, not to the floor: a counter above the floor is the same
+        # whatever the floor is, so a low offer cannot measure it (where the clamp bites, the
+        # answer is the floor, and is told as such).
+        middle = (ask + offer) / 2
         rounded = (middle / terms.rounding).to_integral_value(ROUND_CEILING) * terms.rounding
         return max(terms.floor, rounded.quantize(CENT))
     if terms.step_amount is not None:

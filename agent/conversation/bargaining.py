@@ -11,7 +11,17 @@ The rules of a conversation's negotiation:
   time starts it over.
 - Once a price is agreed, it is the price: a later offer is answered with it (accepted if it
   reaches it, firm otherwise) and the ask never moves again.
-- It ends with the booking, which stores the agreed price; while the conversation has a live
+- It is read under the owner's terms as they are now (``standing``): an ask or agreed price
+  stands only while the service still negotiates and the price is still within its floor and
+  list price. Otherwise it is dropped as if never given — the list price is the price and the
+  next offer starts over — so no change of terms can book a price outside them.
+- A counter is the business's standing offer: the price the client is told, the confirm card
+  shows and Confirm books is the core's one figure — the agreed price, else the current ask,
+  else the list price. Pressing Confirm on the card is the client's acceptance of it.
+- A price given under last-minute terms is for its time only, also once booked: the
+  conversation does not move a booking made at it below the list price (``time_bound``); the
+  client is told why.
+- It ends with the booking, which stores that price; while the conversation has a live
   booking, no offer is taken (``agent.conversation.policy``). A booking released for an unpaid
   deposit leaves the agreement standing for the next time chosen.
 
@@ -22,11 +32,12 @@ only when the core's price is the floor itself.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from decimal import Decimal
 
 from agent.llm.base import PriceAnswer
 from agent.models import Conversation
-from bookings.models import Service
+from bookings.models import Appointment, Service
 from bookings.negotiation import Kind, State, Terms, negotiate
 
 HOUR = dt.timedelta(hours=1)
@@ -43,16 +54,42 @@ def negotiating(conversation: Conversation) -> bool:
     )
 
 
-def asking_price(conversation: Conversation) -> Decimal | None:
-    """The core's current figure while negotiating: the agreed price, else its current ask."""
-    if not negotiating(conversation):
-        return None
-    return conversation.agreed_price or conversation.negotiation_ask
+@dataclass(frozen=True)
+class Standing:
+    """Where the negotiation stands under the owner's current terms (nothing: no negotiation,
+    the list price is the price)."""
+
+    price: Decimal | None = None  # the core's one figure: the agreed price, else the ask
+    agreed: Decimal | None = None  # the price agreed, once an offer reached the ask
 
 
-def agreed_price(conversation: Conversation) -> Decimal | None:
-    """The price agreed for the conversation's service, which its booking is made at."""
-    return conversation.agreed_price if negotiating(conversation) else None
+NOTHING = Standing()
+
+
+def standing(conversation: Conversation, terms: Terms | None) -> Standing:
+    """What of the stored negotiation still stands under ``terms``, the owner's terms for the
+    conversation's service as they are now (None: it no longer negotiates). The one reading of
+    the stored ask and agreed price: the view, the card, the deposit and the booking all go
+    through it, so none of them can name a price the owner's terms no longer allow."""
+    if terms is None or not negotiating(conversation):
+        return NOTHING
+    agreed = conversation.agreed_price
+    price = agreed if agreed is not None else conversation.negotiation_ask
+    assert price is not None  # negotiating: an ask was given
+    if not terms.floor <= price <= terms.list_price:
+        return NOTHING  # the owner moved the floor or the list price past it
+    return Standing(price=price, agreed=agreed)
+
+
+def time_bound(conversation: Conversation, appointment: Appointment) -> bool:
+    """The appointment was booked in this conversation at a last-minute price — below its
+    list price, at the very time the price was given for — so moving it would carry that
+    price to a time it was never given for."""
+    return (
+        conversation.negotiation_slot is not None
+        and conversation.negotiation_slot == appointment.starts_at
+        and (appointment.discount or 0) > 0
+    )
 
 
 def negotiation_reset(conversation: Conversation) -> None:
@@ -82,7 +119,9 @@ def offer_answer(
     """The core's answer to ``offer`` (valid money, from ``offer_amount``) for ``service``
     under the owner's ``terms``, written to the conversation's columns; with it, the money the
     answer contained (how far the price named stays above the offer)."""
-    if conversation.negotiation_service_id != service.pk:
+    if standing(conversation, terms) == NOTHING:
+        # Another service, or what was given no longer stands under the owner's terms: the
+        # negotiation starts over from the list price.
         negotiation_reset(conversation)
     held = conversation.held_start
     hours = None if held is None else Decimal((held - now) / HOUR).quantize(Decimal("0.01"))

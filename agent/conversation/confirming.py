@@ -19,7 +19,7 @@ import hashlib
 from django.db import transaction
 from django.utils import timezone
 
-from agent.conversation import bargaining, facts, telling
+from agent.conversation import facts, telling
 from agent.conversation.claims import conversation_claim
 from agent.conversation.execute import Executed, core_refusal, effect_run, hold_release
 from agent.conversation.policy import EFFECT_REQUESTS
@@ -216,8 +216,9 @@ def _book(conversation: Conversation, idempotency_key: str, now: dt.datetime) ->
             ),
             idempotency_key=idempotency_key,
             holder=conversation.holder,
-            # The price agreed in this conversation's negotiation; the list price without one.
-            price=bargaining.agreed_price(conversation),
+            # Where this conversation's negotiation stands under the owner's terms now (the
+            # price the card showed); the list price without one.
+            price=facts.negotiation_standing(conversation).price,
             actor=Actor.client(),
             now=now,
         )

@@ -184,6 +184,13 @@ def effect_run(conversation: Conversation, structured: Structured, now: dt.datet
     raise ValueError(f"{structured.action} is not an effect a card runs")
 
 
+# A last-minute price was given for its time only (agent.conversation.bargaining).
+TIME_BOUND_PRICE = (
+    "This booking was made at a last-minute price for its time only, so it can't be moved; "
+    "you can cancel it and book another time."
+)
+
+
 def _effect_card(conversation: Conversation, structured: Structured, now: dt.datetime) -> Executed:
     """The card of an effect the client asked for: what exactly will happen, stored until the
     client presses it (or another card replaces it). A move is offered only to a time open
@@ -199,6 +206,8 @@ def _effect_card(conversation: Conversation, structured: Structured, now: dt.dat
         "from": appointment.starts_at.isoformat(),
     }
     if isinstance(proposal, RescheduleAppointment):
+        if bargaining.time_bound(conversation, appointment):
+            return Executed(core_refusal(TIME_BOUND_PRICE))
         start = parse_instant(proposal.start, conversation.business.time_zone)
         assert start is not None
         service = appointment.service

@@ -212,12 +212,22 @@ def policy_facts(
     )
 
 
+def negotiation_standing(conversation: Conversation) -> bargaining.Standing:
+    """Where the conversation's negotiation stands under the owner's terms as they are now
+    (read from the services the request already loaded: no query)."""
+    services = active_services(conversation.business)
+    chosen = next((each for each in services if each.pk == conversation.service_id), None)
+    terms = negotiation_terms(chosen) if chosen is not None else None
+    return bargaining.standing(conversation, terms)
+
+
 def view_of(conversation: Conversation, payment: Payment | None = None) -> ConversationView:
     """The conversation as a model may know it; ``payment``, its booking's deposit where the
     caller has read it (a narration does)."""
     by_id = {service.id: service for service in service_facts(conversation.business)}
     appointment = conversation.appointment
     payment_status = payment.status if payment is not None else None
+    standing = negotiation_standing(conversation)
     return ConversationView(
         state=conversation.state,
         service=by_id.get(conversation.service_id) if conversation.service_id else None,
@@ -234,9 +244,20 @@ def view_of(conversation: Conversation, payment: Payment | None = None) -> Conve
         appointment_service=appointment.service.name if appointment else "",
         payment_status=payment_status,
         pending_effect=conversation.pending_effect,
-        asking=bargaining.asking_price(conversation),
-        agreed=bargaining.agreed_price(conversation),
+        asking=standing.price,
+        agreed=standing.agreed,
+        negotiates=appointment is None and _negotiates(conversation),
     )
+
+
+def _negotiates(conversation: Conversation) -> bool:
+    """The conversation's chosen service answers price offers (read from the services the
+    request already loaded: no query)."""
+    chosen = next(
+        (s for s in active_services(conversation.business) if s.pk == conversation.service_id),
+        None,
+    )
+    return chosen is not None and negotiation_terms(chosen) is not None
 
 
 def message_reading(conversation: Conversation, text: str, now: dt.datetime) -> MessageReading:
@@ -401,5 +422,6 @@ def _deposit(conversation: Conversation) -> Decimal:
     service = conversation.service
     assert service is not None
     service.business = conversation.business
-    price = bargaining.agreed_price(conversation) or service.list_price
+    # What Confirm would book (agent.conversation.bargaining): the core's figure, else the list.
+    price = negotiation_standing(conversation).price or service.list_price
     return deposit_for(Appointment(business=conversation.business, service=service, price=price))

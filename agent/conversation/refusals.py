@@ -27,6 +27,11 @@ BY_ACTION = {
     "offer_price": "I can't take price offers here; the price is the one shown.",
 }
 NOT_IN_THIS_CHAT = "That isn't something I can do in this chat; a member of the team can help."
+# Refused at STRUCTURE, the command was fine but what it carried was not: an offer too long to be
+# an amount is no price, and the client is not told that offers are not taken.
+AT_STRUCTURE = {
+    "offer_price": "That amount is not a price: an offer is money, such as 45 or 45.50.",
+}
 
 
 def plain_refusal(action: str, verdict: GateVerdict) -> str:
@@ -40,4 +45,6 @@ def plain_refusal(action: str, verdict: GateVerdict) -> str:
         return ""
     if verdict.stage == Stage.CAPABILITY:
         return f"{BY_ACTION[action]} {NOT_IN_THIS_CHAT}"
+    if verdict.stage == Stage.STRUCTURE and action in AT_STRUCTURE:
+        return AT_STRUCTURE[action]
     return BY_ACTION[action]

@@ -155,10 +155,17 @@ def turn_facts(
         if "amount" in effect:
             amounts.append(Decimal(effect["amount"]))
     # While negotiating, the core's one figure this turn: its answer to an offer, else where
-    # the negotiation stands (the agreed price, or the current ask).
+    # the negotiation stands (the agreed price, or the current ask), else — the service
+    # negotiates but no offer was answered yet — its list price: a model that concedes without
+    # asking the core is rewritten all the same.
     figure = narration.price_answer.price if narration.price_answer else after.asking
+    list_price = after.service.price if after.service is not None else None
+    if figure is None and after.negotiates:
+        figure = list_price
     if figure is not None:
         amounts.append(figure)
+        if list_price is not None:
+            amounts.append(list_price)  # "the list price is €60.00, but…" stays true
     prices = [Price(amount, currency) for amount in amounts if amount]
     state = State(after.state)
     now = narration.turn.now
@@ -200,6 +207,9 @@ def turn_facts(
         paid=(Price(paid, currency),) if payment_verified and paid else (),
         refunds=tuple(Price(amount, currency) for amount in refunds),
         negotiation=Price(figure, currency) if figure is not None else None,
+        list_price=(
+            Price(list_price, currency) if figure is not None and list_price is not None else None
+        ),
         discount=(
             after.agreed is not None
             and after.service is not None
@@ -265,10 +275,11 @@ def card_of(view: ConversationView) -> str:
 
 
 def booking_price(view: ConversationView) -> Decimal:
-    """What the booking to confirm costs: the price agreed in a negotiation, else the list
-    price."""
+    """What the booking to confirm costs: where a negotiation stands — the price agreed, else
+    the business's counter, which Confirm accepts (agent.conversation.bargaining) — else the
+    list price. The same figure the reply is held to while negotiating."""
     assert view.service is not None
-    return view.agreed if view.agreed is not None else view.service.price
+    return view.asking if view.asking is not None else view.service.price
 
 
 def choices_for(narration: Narration) -> dict[str, Any]:

@@ -60,6 +60,9 @@ class TurnFacts:
     # counter, or the agreed price). Every amount a reply states, however written ("€40",
     # "40 euros", "40.00", "forty", "40,00 €"), is rewritten to it (bookings.negotiation).
     negotiation: Price | None = None
+    # While negotiating, the chosen service's list price: a sentence that names it as the list
+    # price may state it (bookings.negotiation prices down from it).
+    list_price: Price | None = None
     # Sentences an earlier guard wrote as the truth ("Nothing is booked yet."): later guards
     # leave them as they are.
     vouched: tuple[str, ...] = ()

@@ -7,11 +7,15 @@ While a negotiation is active (``TurnFacts.negotiation``) the scan is the last l
 bounded negotiation: every amount a reply states, however written ("€40", "40 euros", "40.00",
 "forty", "40,00 €", "for 40"; ``agent.guards.stated_amounts``), that is not exactly the core's
 figure is rewritten to that figure in the core's format — the client is told the core's number,
-not left without one. Two exceptions: the core's own sentences are never touched, and a sentence
-about money that moved or is due (a deposit, a payment, a refund) keeps the core's amounts for
-those and is dropped for any other: a payment claim is never dressed in the negotiated price.
-Known limit (deliberate, over-eager): a count next to an acceptance ("3 is fine") reads as a
-price and is rewritten; a clock-like "20.00" reads as a time and is left to the dates guard.
+not left without one. The exceptions: the core's own sentences are never touched; a sentence
+naming the list price ("the list price is €60.00, but…") may state the service's real one; a
+sentence about money that moved or is due (a deposit, a payment, a refund) keeps the core's
+amounts for those and is dropped for any other: a payment claim is never dressed in the
+negotiated price. A discount claim ("20% off", "half price", "€10 off the list price") stands only
+when the list price less the core's figure is that discount; any other is replaced by the figure.
+Known limits (deliberate, over-eager): a count next to an acceptance ("3 is fine") reads as a
+price and is rewritten; a clock-like "20.00" reads as a time and is left to the dates guard; a
+small number followed by "instead" in a sentence naming no money reads as a time.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import re
 from agent.guards.ledger import GuardResult, Price, Rewrite, TurnFacts
 from agent.guards.money import AMOUNT, amount_of, format_price
 from agent.guards.sentences import drop_sentences, join_sentences, sentences
-from agent.guards.stated_amounts import Stated, stated_amounts
+from agent.guards.stated_amounts import DiscountClaim, Stated, discount_claims, stated_amounts
 
 
 def _is_core_price(price: Price, facts: TurnFacts) -> bool:
@@ -79,6 +83,7 @@ def _core_said_spans(reply: str, facts: TurnFacts) -> list[tuple[int, int]]:
 
 NOT_THE_FIGURE = "amount other than the core's figure in a negotiation"
 MONEY_MOVED_AMOUNT = "payment or refund named with an amount the core did not compute"
+UNBACKED_DISCOUNT = "discount the core did not give"
 # Money that moved or is due: its amounts are the deposit's, the payment's, the refund's.
 _MONEY_MOVED = re.compile(
     r"\b(?:deposits?|refund\w*|reimburs\w*|paid|charged|received|money back)\b", re.IGNORECASE
@@ -109,7 +114,21 @@ def _negotiated(reply: str, facts: TurnFacts, figure: Price) -> GuardResult:
             else:
                 kept.append(sentence)
             continue
-        wrong = [s for s in stated if not _is_figure(s, figure)]
+        claims = discount_claims(sentence)
+        if any(not _discount_backed(claim, facts.list_price, figure) for claim in claims):
+            told = f"The price is {correct}."
+            rewrites.append(Rewrite("prices", UNBACKED_DISCOUNT, sentence, told))
+            kept.append(told)
+            dropped = True
+            continue
+        list_price = facts.list_price if _NAMES_LIST_PRICE.search(sentence) else None
+        wrong = [
+            s
+            for s in stated
+            if not _is_figure(s, figure)
+            and not (list_price is not None and _is_figure(s, list_price))
+            and not any(c.start <= s.start < c.end for c in claims)  # a discount backed above
+        ]
         rewrites.extend(Rewrite("prices", NOT_THE_FIGURE, s.text, correct) for s in wrong)
         edits.extend((start + s.start, start + s.end) for s in wrong)
         kept.append(_rewritten(sentence, [(s.start, s.end) for s in wrong], correct))
@@ -123,6 +142,24 @@ def _negotiated(reply: str, facts: TurnFacts, figure: Price) -> GuardResult:
         last = rewrites[-1]
         rewrites[-1] = Rewrite(last.guard, last.reason, last.before, kept[0])
     return GuardResult(join_sentences(kept), rewrites)
+
+
+# A sentence speaking of the service's list price: it may state the real one.
+_NAMES_LIST_PRICE = re.compile(
+    r"\b(?:list|usual|regular|normal|standard|full|original)\s+(?:price|rate|fee)\b"
+    r"|\b(?:normally|usually|regularly)\b",
+    re.IGNORECASE,
+)
+
+
+def _discount_backed(claim: DiscountClaim, list_price: Price | None, figure: Price) -> bool:
+    """The list price less the core's figure is exactly the discount claimed."""
+    if list_price is None or figure.amount >= list_price.amount:
+        return False  # no discount was given: none may be claimed
+    off = list_price.amount - figure.amount
+    if claim.percent is not None:
+        return (list_price.amount * claim.percent / 100).quantize(off) == off
+    return claim.amount == off
 
 
 def _is_figure(stated: Stated, figure: Price) -> bool:

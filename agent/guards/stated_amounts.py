@@ -1,13 +1,16 @@
 """Every amount a reply states, however it is written: with a currency marker ("€40",
 "40 euros", "EUR 40", "40,00 €"), in words with one ("forty euros"), as a bare decimal with
-cents ("40.00"), or as a plain number a price word stands next to ("I can do it for 40",
-"forty is fine, deal").
+cents ("40.00"), in slang ("45 bucks"), or as a plain number a price word or an acceptance
+stands next to ("I can do it for 40", "forty is fine, deal", "Fine, forty."). And the discounts
+a reply claims ("20% off", "half price", "€10 off the list price"), for the prices guard to
+check against the list price and the core's figure.
 
 Read this widely only while a negotiation is active (the prices guard): there a careless
 "OK, 20 is fine, deal!" must not reach the client, and taking a stray count for a price costs a
 sentence its wording, never the business its money. Still never amounts: clock times ("14.00",
 "10:30", "at 3"), dates ("3 December", "3/12"), counts and durations ("2 people", "45 minutes")
-and phone numbers ("+31 20 123 4567"). Pure.
+and phone numbers ("+31 20 123 4567"); nor a small number beside a day ("3 on Thursday", "11
+tomorrow") or before "instead" in a sentence naming no money ("how about 11 instead?"). Pure.
 """
 
 from __future__ import annotations
@@ -85,6 +88,30 @@ _UNIT_AFTER = re.compile(
     rf"|%|percent|[ap]\.?m\b|o'?\s?clock|of\s|st\b|nd\b|rd\b|th\b|(?:{_MONTHS})\b)",
     re.IGNORECASE,
 )
+# A small number then a day ("3 on Thursday", "11 tomorrow", "10 or 11 on Wednesday"): a time.
+_DAY_AFTER = re.compile(
+    r"^(?:\s*(?:,|or|and|to|-)\s*\d{1,2})*\s*(?:on\s+|this\s+|next\s+)?"
+    r"(?:today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+    r"|morning|afternoon|evening|week(?:end)?)\b",
+    re.IGNORECASE,
+)
+# "How about 11 instead?", "make it 2 instead of 1": with no money named, another time or count.
+_INSTEAD_AFTER = re.compile(r"^\s*instead\b", re.IGNORECASE)
+_MONEY_WORD = re.compile(
+    rf"{MARKER}|\b(?:bucks|quid|prices?|priced|costs?|pay|charge|fee|discount|cheaper|off)\b",
+    re.IGNORECASE,
+)
+# An acceptance, then the number alone: "Fine, forty.", "OK, 45!", "Deal: 50."
+_ACCEPT_BEFORE = re.compile(
+    r"(?:^|[.!?;]\s+)(?:fine|ok|okay|sure|alright|all right|deal|agreed|done)[,:!]?\s+$",
+    re.IGNORECASE,
+)
+_CLAUSE_END = re.compile(r"^\s*(?:[.!?;]|$)")
+# Slang for money: "45 bucks", "forty quid" — the business's currency is meant.
+_SLANG = re.compile(
+    rf"(?<![\d.,])(?P<n>\d{{1,6}}(?:[.,]\d{{2}})?|{_WORDS})\s?(?:bucks|quid)\b", re.IGNORECASE
+)
+HOUR_AT_MOST = 24  # a plain number above this is no clock hour
 _TIME_BEFORE = re.compile(
     rf"\b(?:at|from|until|till|between|around|before|after|on|{_MONTHS}"
     r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+$",
@@ -101,6 +128,11 @@ def stated_amounts(text: str) -> list[Stated]:
     for match in _MARKED_WORDS.finditer(text):
         words, marker = (match["w1"], match["m1"]) if match["w1"] else (match["w2"], match["m2"])
         found.append(Stated(*match.span(), match[0], words_value(words), currency_of(marker)))
+    for match in _SLANG.finditer(text):
+        number = match["n"]
+        value = to_decimal(number) if number[0].isdigit() else words_value(number)
+        if value is not None:
+            found.append(Stated(*match.span(), match[0], value, None))
     for match in _CENTS.finditer(text):
         whole, cents = int(match["whole"]), int(match["cents"])
         if match["sep"] == "." and whole <= 23 and cents <= 59:
@@ -139,12 +171,73 @@ def _priced_plain(text: str, match: re.Match[str]) -> bool:
         return False
     if re.search(r"[\d+]\s?$", before) or re.match(r"^[\s-]?\d", after):
         return False  # one group of a phone number ("+31 20 123 4567")
-    return bool(_PRICE_BEFORE.search(before) or _PRICE_AFTER.match(after))
+    number = match[0]
+    value = int(number) if number.isdigit() else int(words_value(number))
+    if value <= HOUR_AT_MOST and (
+        _DAY_AFTER.match(after) or (_INSTEAD_AFTER.match(after) and not _MONEY_WORD.search(text))
+    ):
+        return False  # "I can do 3 on Thursday", "how about 11 instead?": a time
+    return bool(
+        _PRICE_BEFORE.search(before)
+        or _PRICE_AFTER.match(after)
+        or (_ACCEPT_BEFORE.search(before) and _CLAUSE_END.match(after))
+    )
 
 
 def _first_of_overlapping(found: list[Stated]) -> list[Stated]:
     kept: list[Stated] = []
-    for stated in found:  # in order of trust: marked, marked words, cents, plain
+    for stated in found:  # in order of trust: marked, marked words, slang, cents, plain
         if not any(stated.start < k.end and k.start < stated.end for k in kept):
             kept.append(stated)
     return sorted(kept, key=lambda s: s.start)
+
+
+# ------------------------------------------------------------------------- discounts
+
+
+@dataclass(frozen=True)
+class DiscountClaim:
+    """A discount a sentence claims: a share of the list price or an amount off it."""
+
+    start: int
+    end: int
+    percent: Decimal | None = None
+    amount: Decimal | None = None
+
+
+_OFF_NUMBER = rf"(?:[$€£]\s?)?(?P<n>\d{{1,6}}(?:[.,]\d{{2}})?|{_WORDS})"
+_PERCENT = r"\d{1,3}(?:[.,]\d{1,2})?\s?(?:%|per\s?cent\b)"
+# A share off: "20% off", "a 10 percent discount", "a discount of 15%", "save 20%".
+_PERCENT_OFF = re.compile(
+    rf"(?P<n>{_PERCENT})\s+(?:off|discount|less|lower|cheaper|reduction)\b"
+    rf"|\b(?:discount|reduction|save|saving)\s+(?:of\s+)?(?P<m>{_PERCENT})",
+    re.IGNORECASE,
+)
+_HALF = re.compile(r"\bhalf[-\s](?:price|off)\b|\bhalf\s+the\s+(?:list\s+)?price\b", re.IGNORECASE)
+_AMOUNT_OFF = re.compile(
+    rf"{_OFF_NUMBER}(?:\s?(?:[$€£]|{MARKER}|bucks|quid))?\s+(?:off|discount|cheaper|less)\b(?!-)"
+    rf"|\bdiscount\s+of\s+{_OFF_NUMBER.replace('?P<n>', '?P<m>')}",
+    re.IGNORECASE,
+)
+
+
+def discount_claims(text: str) -> list[DiscountClaim]:
+    """Every discount ``text`` claims: "20% off", "a 10 percent discount", "half price",
+    "€10 off the list price", "a discount of 5 euros"."""
+    claims = [
+        DiscountClaim(
+            *m.span(), percent=_number(re.sub(r"\s?(?:%|per\s?cent)", "", m["n"] or m["m"]))
+        )
+        for m in _PERCENT_OFF.finditer(text)
+    ]
+    claims += [DiscountClaim(*m.span(), percent=Decimal(50)) for m in _HALF.finditer(text)]
+    for match in _AMOUNT_OFF.finditer(text):
+        if not any(c.start <= match.start() < c.end for c in claims):
+            number = match["n"] or match["m"]
+            claims.append(DiscountClaim(*match.span(), amount=_number(number)))
+    return claims
+
+
+def _number(number: str) -> Decimal:
+    value = to_decimal(number) if number[0].isdigit() else None
+    return value if value is not None else words_value(number)

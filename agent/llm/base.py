@@ -59,10 +59,14 @@ class ConversationView:
     # A cancel, move or refund card waiting for the client's press (action, appointment, and
     # its start or amount).
     pending_effect: dict[str, str] | None = None
-    # While a price is being negotiated for the service (never the owner's floor): the core's
-    # current ask, and the price agreed once there is one — the price the booking is made at.
+    # While a price is being negotiated for the service (never the owner's floor), as it stands
+    # under the owner's terms now: the core's figure (the price agreed, else its current ask —
+    # the price the card shows and Confirm books), and the price agreed once there is one.
     asking: Decimal | None = None
     agreed: Decimal | None = None
+    # The chosen service's price is open to offers and nothing is booked yet: a price is being
+    # talked about whether or not the client has made an offer (the reply price scan is on).
+    negotiates: bool = False
 
 
 @dataclass(frozen=True)

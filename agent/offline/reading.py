@@ -325,7 +325,14 @@ def _read_bad_phones(blank: _Blanker) -> list[str]:
     return bad
 
 
-NUMBER = r"(\d+(?:[.,]\d{1,2})?)"
+# An amount as written: grouped in thousands ("1,200", "1.200", "1,000,000.50", "1.200,50"),
+# or plain with up to two decimals ("45", "45.50", "45,5"); never the start or the end of a
+# longer number ("30.999", "1e309" are not read at all).
+NUMBER = (
+    r"(?<![\d.,])("
+    r"\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?|\d+(?:[.,]\d{1,2})?"
+    r")(?![.,]?\d|e\d)"
+)
 SYMBOL_FIRST = re.compile(r"([€$£])\s?" + NUMBER)
 SYMBOL_AFTER = re.compile(
     NUMBER + r"\s?(€|\$|£|eur|euros?|usd|dollars?|bucks|gbp|pounds?)(?![a-z])"
@@ -352,7 +359,15 @@ FOR_AMOUNT = re.compile(
 )
 
 
+# Money that moved or is due: "I paid the €12 deposit", "my refund of €20" name no price.
+MONEY_MOVED = re.compile(
+    r"\b(?:deposits?|paid|payments?|refund\w*|reimburs\w*|charged|money back)\b"
+)
+
+
 def _read_amounts(blank: _Blanker) -> list[Money]:
+    """The amounts the client names as a price. Those in a sentence about a deposit, a payment
+    or a refund are blanked (never read as times) but not returned: they are no offer."""
     found: list[tuple[int, Money]] = []
     for pattern, symbol_first in ((SYMBOL_FIRST, True), (SYMBOL_AFTER, False)):
         for match in pattern.finditer(blank.text):
@@ -363,10 +378,21 @@ def _read_amounts(blank: _Blanker) -> list[Money]:
         for match in pattern.finditer(blank.text):
             found.append((match.start(1), Money(_decimal(match.group(1)), None)))
             blank.take(match.start(1), match.end(1))
+    moved = [
+        (sentence.start(), sentence.end())
+        for sentence in re.finditer(r"[^.!?;]+", blank.text)
+        if MONEY_MOVED.search(sentence[0])
+    ]
+    found = [(at, money) for at, money in found if not any(a <= at < b for a, b in moved)]
     return [money for _, money in sorted(found, key=lambda pair: pair[0])]
 
 
 def _decimal(number: str) -> Decimal:
+    """The amount ``number`` (as NUMBER reads it) stands for: "1,200" 1200, "1.200,50" 1200.50,
+    "45,5" 45.5."""
+    grouped = re.fullmatch(r"\d{1,3}(?:([.,])\d{3})+(?:[.,]\d{1,2})?", number)
+    if grouped:
+        number = number.replace(grouped[1], "")
     return Decimal(number.replace(",", "."))
 
 

@@ -85,7 +85,7 @@ def appointment_create(
     """Book ``service`` at ``start`` for ``client`` (details, or an existing client row), at
     ``price`` (the list price when None), recorded as done by ``actor``.
 
-    Raises InvalidBooking (bad request, or a price below the service's floor),
+    Raises InvalidBooking (bad request, or a price below the floor or above the list price),
     IdempotencyConflict (key reused for another request) or SlotUnavailable (the time is not
     open, or was just taken; with real alternatives).
     A repeated request with the same key returns the first outcome, unchanged.
@@ -163,7 +163,7 @@ def _check_request(
     errors = {}
     if price is not None and not 0 <= price <= MAX_PRICE:
         errors["price"] = f"The agreed price must be between 0 and {MAX_PRICE}."
-    elif price is not None and (refusal := price_floor_refusal(service, price)):
+    elif price is not None and (refusal := price_refusal(service, price)):
         errors["price"] = refusal
     if status not in BOOKABLE_STATUSES:
         errors["status"] = f"A new appointment is {' or '.join(sorted(BOOKABLE_STATUSES))}."
@@ -173,13 +173,20 @@ def _check_request(
         raise InvalidBooking(errors)
 
 
-def price_floor_refusal(service: Service, price: Decimal) -> str | None:
+def price_refusal(service: Service, price: Decimal) -> str | None:
     """Why ``price`` cannot be agreed for ``service``, or None. The one rule every writer of a
-    price meets — the dashboard, the API, the assistant: no price below the service's floor."""
+    price meets — the dashboard, the API, the assistant: no price below the service's floor,
+    none above its list price (a price is only ever negotiated down from it)."""
     if price < service.price_floor:
         currency = service.business.currency
         return (
             f"{price} {currency} is below the floor of {service.price_floor} {currency} "
+            f"for {service.name}."
+        )
+    if price > service.list_price:
+        currency = service.business.currency
+        return (
+            f"{price} {currency} is above the list price of {service.list_price} {currency} "
             f"for {service.name}."
         )
     return None

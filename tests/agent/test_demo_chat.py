@@ -32,4 +32,4 @@ def test_the_demo_books_contains_loses_honestly_and_blocks_the_refund():
     assert "assistant: 150.00 EUR is more than the 12.00 EUR still refundable" in told
     assert "money moved      0.00 EUR" in printed
     # The refund refused (150.00) and the haggled haircut's discount refused (55.00 − 30.00).
-    assert "money contained  175.00 EUR" in printed
+    assert "money contained  160.00 EUR" in printed

@@ -84,8 +84,8 @@ def test_demo_haircut_alone_negotiates_meeting_a_client_halfway_above_its_floor(
         Decimal("60.00"),
         Decimal("50.00"),
     )
-    # The demo's scene: "can you do 30?" is countered at 55.00 (halfway to the floor, up to 5).
-    answer = negotiate(haircut, State(), Decimal("30.00"))
+    # The demo's scene: "can you do 45?" is countered at 55.00 (halfway to 45, up to 5.00).
+    answer = negotiate(haircut, State(), Decimal("45.00"))
     assert (answer.kind, answer.price) == (Kind.COUNTER, Decimal("55.00"))
 
 
@@ -98,13 +98,13 @@ def test_demo_scene_a_haggled_haircut_is_booked_at_the_cores_price_not_the_model
 
     told = " ".join(out.getvalue().split())  # the demo wraps its lines
     hugo = Appointment.objects.get(client__email="hugo.reis@example.com")
-    assert "client: That's a lot. Can you do 30?" in told
-    # The careless model conceded the client's 30; the client read the core's counter.
+    assert "client: That's a lot. Can you do 45?" in told
+    # The careless model conceded the client's 45; the client read the core's counter.
     assert "assistant: Sure, I can do it for €55.00." in told
-    assert "do it for 30." not in told
-    rewrite = GuardRewrite.objects.get(guard="prices", before="30")
+    assert "do it for 45." not in told
+    rewrite = GuardRewrite.objects.get(guard="prices", before="45")
     assert rewrite.after == "€55.00"
-    assert "'30' rewritten to '€55.00'" in told
+    assert "'45' rewritten to '€55.00'" in told
     # The client accepted the counter: the booking, its card and its deposit are at 55.00.
     assert "price 55.00, deposit 11.00" in told
     assert (hugo.price, hugo.list_price, hugo.status) == (

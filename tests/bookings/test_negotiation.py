@@ -3,6 +3,7 @@ then the guarantees over random terms and offer sequences (hypothesis) — never
 never above the list price, the ask never rises, rounds bounded, the same inputs the same
 number — and offers that are not money refused with a reason."""
 
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -45,13 +46,19 @@ def test_fixed_terms_answer_every_offer_with_the_list_price():
 
 
 def test_meeting_halfway_counters_between_offer_and_ask_rounded_up_to_the_step():
-    # 60 and 30 → the floor's side is 45: halfway 52.50 → 55; then 55 and 50 → 52.50 → 55 (no
-    # movement) holds firm; an offer of 55 is accepted.
-    assert haggle(HALFWAY, ["30", "50", "55"]) == [
-        ("counter", "55.00"),
-        ("firm", "55.00"),
-        ("accept", "55.00"),
+    # 60 and 40 → 50; then 50 and 47 → 48.50 → 50 (no movement) holds firm; 50 is accepted.
+    assert haggle(HALFWAY, ["40", "47", "50"]) == [
+        ("counter", "50.00"),
+        ("firm", "50.00"),
+        ("accept", "50.00"),
     ]
+
+
+def test_meeting_halfway_below_the_floor_names_the_floor():
+    # 60 and 20 → 40, under the floor of 45: the answer is the floor itself.
+    outcome = negotiate(HALFWAY, State(), D("20"))
+
+    assert (outcome.kind, outcome.price, outcome.is_floor) == (Kind.COUNTER, D("45.00"), True)
 
 
 def test_steps_concede_a_fixed_amount_a_round_down_to_the_floor_then_hold():
@@ -210,3 +217,22 @@ def test_no_offer_sequence_moves_a_price_outside_floor_and_list_or_raises_the_as
         if terms.rule is Rule.FIXED:
             assert outcome.price == terms.list_price
         state = outcome.state
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    terms=usable_terms(),
+    other_floor=st.decimals(min_value=D("0"), max_value=D("5000"), places=2),
+    offer=money,
+)
+def test_a_counter_above_the_floor_does_not_depend_on_the_floor(terms, other_floor, offer):
+    # The floor is the business's secret: an answer that is not the floor must not reveal it.
+    # (Steps of a percentage of the room above the floor concede by the floor's distance, by
+    # the owner's choice; the other rules must not.)
+    if terms.step_percent is not None or other_floor > terms.list_price:
+        return
+    other = replace(terms, floor=other_floor)
+    first = negotiate(terms, State(), offer)
+    second = negotiate(other, State(), offer)
+    if first.price > max(terms.floor, other_floor) and second.price > max(terms.floor, other_floor):
+        assert (first.kind, first.price) == (second.kind, second.price)

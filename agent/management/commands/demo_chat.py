@@ -10,7 +10,7 @@ fake Stripe (nothing leaves the machine):
 3. A race lost honestly: the client's hold lapses while others book the time; Confirm is
    refused with the core's real alternatives.
 4. A refund blocked by policy: the careless model proposes refunding more than was paid.
-5. A price haggled: the client asks "can you do 30?", the core counters by the owner's terms, a
+5. A price haggled: the client asks "can you do 45?", the core counters by the owner's terms, a
    careless model concedes the client's figure and the price scan rewrites it to the core's;
    the client accepts and books at the agreed price.
 
@@ -166,10 +166,10 @@ class Command(BaseCommand):
         # The careless model proposes the client's offer, as it should, then narrates the
         # client's figure as agreed: the core countered, and the client reads the core's number.
         careless = ScriptedModel(
-            [Proposed(({"action": "offer_price", "amount": "30"},))],
-            drafts=["Sure, I can do it for 30."],
+            [Proposed(({"action": "offer_price", "amount": "45"},))],
+            drafts=["Sure, I can do it for 45."],
         )
-        self.say(token, "That's a lot. Can you do 30?", careless)
+        self.say(token, "That's a lot. Can you do 45?", careless)
         self.say(token, "OK, €55 is fine")
         self.say(token, "the first one")
         self.say(token, "Hugo Reis")

@@ -81,3 +81,17 @@ def test_given_a_counter_of_50_when_a_careless_model_concedes_20_then_50_is_told
     assert (appointment.price, appointment.list_price) == (Decimal("50.00"), Decimal("60.00"))
     [session] = fake_stripe.sessions.values()
     assert session["amount_total"] == 1000  # 20 % of €50.00, in cents
+
+
+def test_given_no_offer_yet_when_a_careless_model_concedes_unasked_then_the_list_price_is_told(
+    stepping,
+):
+    token = details_given(stepping)
+    careless = ScriptedModel([Proposed(())], drafts=["Sure, I can do it for 30."])
+
+    told = say(token, "Can you do 30?", careless)
+
+    assert told.reply.text.startswith("Sure, I can do it for €60.00.")
+    assert re.search(r"\b30\b", told.reply.text) is None
+    stored = GuardRewrite.objects.filter(conversation=str(told.conversation.public_id))
+    assert stored.filter(guard="prices", before="30", after="€60.00").exists()

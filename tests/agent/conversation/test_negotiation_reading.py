@@ -70,3 +70,39 @@ def test_a_price_offer_is_read_with_the_currency_only_when_the_client_named_one(
 )
 def test_times_dates_phone_numbers_counts_and_refunds_are_not_offers(message):
     assert offers_in(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "amount"),
+    [
+        ("€1,200", "1200"),
+        ("1.200 €", "1200"),
+        ("€ 1,000,000", "1000000"),
+        ("€1.200,50", "1200.50"),
+        ("$1,200.50", "1200.50"),
+        ("can you do 1,050?", "1050"),
+        ("45,50 €", "45.50"),
+    ],
+)
+def test_an_amount_grouped_in_thousands_is_read_whole(message, amount):
+    [offer] = offers_in(message)
+
+    assert Decimal(offer["amount"]) == Decimal(amount)
+
+
+def test_a_number_in_scientific_notation_is_no_amount_not_its_first_digit():
+    assert offers_in("can you do 1e309?") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["I paid the €12 deposit", "The deposit of 15 euros is paid", "I was charged €20 twice"],
+)
+def test_money_that_moved_is_no_offer(message):
+    assert offers_in(message) == []
+
+
+def test_an_offer_after_a_sentence_about_the_deposit_is_still_read():
+    [offer] = offers_in("I paid the €12 deposit. Can you do 40?")
+
+    assert Decimal(offer["amount"]) == Decimal("40")

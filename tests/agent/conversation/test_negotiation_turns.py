@@ -72,7 +72,7 @@ def haircut_chosen(business) -> str:
 def test_an_offer_below_the_ask_is_countered_halfway_and_the_counter_is_told(haggling):
     token = haircut_chosen(haggling)
 
-    result = say(token, "can you do 30?")
+    result = say(token, "can you do 50?")
 
     assert "I can do the Haircut for €55.00" in result.reply.text
     stored = fresh(result)
@@ -83,13 +83,13 @@ def test_an_offer_below_the_ask_is_countered_halfway_and_the_counter_is_told(hag
     )
     [row] = offers_audited(result)
     assert row.result == "EXECUTE"
-    assert row.reason == "approved: counter at 55.00 (offered 30.00)"
-    assert row.money_contained == Decimal("25.00")  # 55 asked, 30 offered
+    assert row.reason == "approved: counter at 55.00 (offered 50.00)"
+    assert row.money_contained == Decimal("5.00")  # 55 asked, 50 offered
 
 
 def test_an_offer_that_reaches_the_ask_is_accepted_and_becomes_the_agreed_price(haggling):
     token = haircut_chosen(haggling)
-    say(token, "can you do 30?")
+    say(token, "can you do 50?")
 
     result = say(token, "55 ok?")
 
@@ -99,7 +99,7 @@ def test_an_offer_that_reaches_the_ask_is_accepted_and_becomes_the_agreed_price(
 
 def test_a_price_agreed_is_the_price_and_a_lower_offer_after_it_is_answered_firm(haggling):
     token = haircut_chosen(haggling)
-    say(token, "can you do 30?")
+    say(token, "can you do 50?")
     say(token, "55 ok?")
 
     result = say(token, "can you do 40?")
@@ -147,10 +147,29 @@ def test_a_currency_other_than_the_business_s_is_refused_not_converted(haggling)
     assert fresh(result).negotiation_ask is None
 
 
+def test_an_offer_too_long_to_be_an_amount_is_told_it_is_no_price_not_that_offers_are_refused(
+    haggling,
+):
+    token = haircut_chosen(haggling)
+    overlong = {"action": "offer_price", "amount": "9" * 41}  # past the schema's 40 characters
+
+    result = say(
+        token,
+        "can you do 99999999999999999999999999999999999999999?",
+        ScriptedModel([Proposed((overlong,))]),
+    )
+
+    assert "That amount is not a price" in result.reply.text
+    assert "can't take price offers" not in result.reply.text
+    [row] = offers_audited(result)
+    assert (row.result, row.stage) == ("BLOCK", "STRUCTURE")
+    assert fresh(result).negotiation_ask is None
+
+
 def test_an_offer_before_any_service_is_chosen_asks_which_service(haggling):
     token = started(haggling)
 
-    result = say(token, "can you do 30?")
+    result = say(token, "can you do 50?")
 
     assert "Which service is your offer for?" in result.reply.text
     assert fresh(result).negotiation_ask is None
@@ -172,7 +191,7 @@ def test_an_injection_about_the_owner_changes_nothing_the_core_decides(haggling)
         answered.negotiation_ask,
         answered.negotiation_rounds,
     )
-    assert told.negotiation_ask == Decimal("55.00")
+    assert told.negotiation_ask == FLOOR  # halfway to 10 is under the floor: the floor
 
 
 def test_a_careless_model_offering_1_gets_the_core_s_counter_never_a_price_below_the_floor(
@@ -189,8 +208,8 @@ def test_a_careless_model_offering_1_gets_the_core_s_counter_never_a_price_below
 
     stored = fresh(result)
     assert stored.agreed_price is None
-    assert stored.negotiation_ask >= FLOOR
-    assert stored.negotiation_rounds == 3  # bounded: firm after the third counter
+    # Halfway to 1 is under the floor: the floor at once, then firm, offer after offer.
+    assert (stored.negotiation_ask, stored.negotiation_rounds) == (FLOOR, 1)
 
 
 def test_a_model_proposing_change_price_is_blocked_at_capability(haggling):
@@ -208,9 +227,9 @@ def test_a_model_proposing_change_price_is_blocked_at_capability(haggling):
 
 def test_offers_are_not_the_agent_s_to_make_where_the_business_does_not_negotiate(shop):
     token = haircut_chosen(shop)
-    model = ScriptedModel([Proposed(({"action": "offer_price", "amount": "30"},))])
+    model = ScriptedModel([Proposed(({"action": "offer_price", "amount": "50"},))])
 
-    result = say(token, "can you do 30?", model)
+    result = say(token, "can you do 50?", model)
 
     [row] = offers_audited(result)
     assert (row.result, row.stage) == ("BLOCK", "CAPABILITY")
@@ -222,14 +241,14 @@ def test_offers_are_not_the_agent_s_to_make_where_the_business_does_not_negotiat
 
 def test_the_floor_never_reaches_the_model_while_the_core_names_another_price(haggling):
     token = haircut_chosen(haggling)
-    offer = Proposed(({"action": "offer_price", "amount": "30"},))
+    offer = Proposed(({"action": "offer_price", "amount": "52"},))
     model = ScriptedModel([offer, offer, offer])
 
     for _ in range(3):
-        say(token, "can you do 30?", model)
+        say(token, "can you do 52?", model)
 
     seen = repr(model.contexts) + repr(model.narrations)
-    assert "55.00" in seen  # the core's counter is shown …
+    assert "56.00" in seen  # the core's counters (56, 54, 53) are shown …
     assert "50.00" not in seen  # … its floor never
     assert "Decimal('50')" not in seen
 
@@ -247,7 +266,7 @@ def test_the_agreed_price_is_what_the_card_shows_the_appointment_stores_and_stri
     for text in ("Wednesday at 10", "Ana Silva", "ana@example.com"):
         say(token, text)
     card_at_list_price = shown_card(token)
-    say(token, "can you do 30?")
+    say(token, "can you do 50?")
     result = say(token, "55 ok?")
 
     assert result.reply.choices["confirm"]["price"] == "55.00"
@@ -264,7 +283,7 @@ def test_the_agreed_price_is_what_the_card_shows_the_appointment_stores_and_stri
     assert session["amount_total"] == 1100
     audit = AuditEntry.objects.filter(business=haggling)
     summary = containment_summary(audit, discount_given=discount_given(businesses=[haggling.pk]))
-    assert (summary.discount_given, summary.discount_refused) == (Decimal("5.00"), Decimal("25.00"))
+    assert (summary.discount_given, summary.discount_refused) == (Decimal("5.00"), Decimal("5.00"))
 
 
 # --- where the negotiation stands survives, and follows its rules ------------------------------
@@ -272,12 +291,12 @@ def test_the_agreed_price_is_what_the_card_shows_the_appointment_stores_and_stri
 
 def test_the_negotiation_survives_a_new_process_and_continues_from_its_stored_ask(haggling):
     token = haircut_chosen(haggling)
-    say(token, "can you do 30?")
+    say(token, "can you do 50?")
 
     # A new process: nothing but the token and the database.
-    result = say(token, "would you take 40 for it")
+    result = say(token, "would you take 51 for it")
 
-    assert "€53.00" in result.reply.text  # halfway from the stored 55 toward the floor
+    assert "€53.00" in result.reply.text  # halfway from the stored 55 to the offer
     assert (fresh(result).negotiation_rounds, fresh(result).negotiation_ask) == (
         2,
         Decimal("53.00"),
@@ -293,7 +312,7 @@ def test_choosing_another_service_starts_the_negotiation_over(haggling):
         price_floor=Decimal("70.00"),
     )
     token = haircut_chosen(haggling)
-    say(token, "can you do 30?")
+    say(token, "can you do 50?")
 
     result = say(token, "actually, a colour instead")
 
@@ -308,7 +327,7 @@ def test_choosing_another_service_starts_the_negotiation_over(haggling):
 def test_holding_another_time_keeps_the_ask_unless_it_was_a_last_minute_price(haggling):
     token = haircut_chosen(haggling)
     say(token, "Wednesday at 10")
-    say(token, "can you do 30?")
+    say(token, "can you do 50?")
 
     kept = fresh(say(token, "Wednesday at 11"))
 
@@ -329,7 +348,7 @@ def test_holding_another_time_keeps_the_ask_unless_it_was_a_last_minute_price(ha
 
 def test_a_turn_with_a_negotiation_costs_the_same_queries_however_long_it_went_on(haggling):
     token = haircut_chosen(haggling)
-    say(token, "can you do 30?")
+    say(token, "can you do 50?")
 
     def queries_of_one_turn(text):
         with CaptureQueriesContext(connection) as captured:
@@ -338,5 +357,5 @@ def test_a_turn_with_a_negotiation_costs_the_same_queries_however_long_it_went_o
 
     early = queries_of_one_turn("would you take 40 for it")
     for _ in range(10):
-        say(token, "can you do 30?")
+        say(token, "can you do 50?")
     assert queries_of_one_turn("would you take 40 for it") == early

@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 
 from agent.guards import Price, Rewrite, guard_reply, prices_guard
-from agent.guards.prices import MONEY_MOVED_AMOUNT, NOT_THE_FIGURE
+from agent.guards.prices import MONEY_MOVED_AMOUNT, NOT_THE_FIGURE, UNBACKED_DISCOUNT
 from tests.agent.guards.common import NEXT_STEP, facts
 
 COUNTER = Price(Decimal("50.00"), "EUR")
@@ -170,3 +170,95 @@ def test_given_a_negotiation_the_whole_guard_pipeline_tells_the_figure_not_the_c
 
     assert result.text == "Sure, I can do it for €50.00."
     assert Rewrite("prices", NOT_THE_FIGURE, "20", "€50.00") in result.rewrites
+
+
+LIST = Price(Decimal("60.00"), "EUR")
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        "How about 11 instead?",
+        "I can do 11 tomorrow or 14:00.",
+        "I can do 3 on Thursday.",
+        "I can offer you 10 or 11 on Wednesday.",
+        "We could make it 2 instead of 1.",
+    ],
+)
+def test_given_a_negotiation_a_small_number_beside_a_day_or_instead_is_a_time_not_an_amount(
+    draft,
+):
+    result = prices_guard(draft, negotiating(list_price=LIST))
+
+    assert (result.text, result.rewrites) == (draft, [])
+
+
+def test_given_a_negotiation_a_larger_number_instead_or_one_with_money_named_is_still_rewritten():
+    given = negotiating(list_price=LIST)
+
+    assert prices_guard("How about 45 instead?", given).text == "How about €50.00 instead?"
+    assert prices_guard("How about €11 instead?", given).text == "How about €50.00 instead?"
+    assert prices_guard("For the price, how about 11 instead?", given).text == (
+        "For the price, how about €50.00 instead?"
+    )
+
+
+def test_given_a_negotiation_a_sentence_naming_the_real_list_price_keeps_it():
+    draft = "The list price is €60.00, but I can do €55.00."
+
+    result = prices_guard(draft, negotiating(list_price=LIST))
+
+    assert result.text == "The list price is €60.00, but I can do €50.00."
+    assert [r.before for r in result.rewrites] == ["€55.00"]
+
+
+def test_given_a_negotiation_the_list_price_outside_a_list_price_sentence_is_rewritten():
+    result = prices_guard("Sure, it costs €60.00.", negotiating(list_price=LIST))
+
+    assert result.text == "Sure, it costs €50.00."
+
+
+@pytest.mark.parametrize(
+    ("draft", "stated"),
+    [("Fine, forty.", "forty"), ("Deal at 45 bucks.", "45 bucks"), ("OK, 45!", "45")],
+)
+def test_given_a_negotiation_a_bare_acceptance_or_slang_amount_is_rewritten(draft, stated):
+    result = prices_guard(draft, negotiating(list_price=LIST))
+
+    assert result.text == draft.replace(stated, "€50.00")
+    assert result.rewrites == [Rewrite("prices", NOT_THE_FIGURE, stated, "€50.00")]
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "I can give you 20% off.",
+        "Half price for you!",
+        "That is €15 off the list price.",
+        "You get a 10 percent discount.",
+        "A discount of 5 euros, then.",
+    ],
+)
+def test_given_a_negotiation_a_discount_the_core_did_not_give_is_replaced_by_the_figure(claim):
+    # The core's €50.00 is €10.00 (a sixth) off the €60.00 list price: none of these.
+    result = prices_guard(f"{claim} Shall I book it?", negotiating(list_price=LIST))
+
+    assert result.text == "The price is €50.00. Shall I book it?"
+    assert result.rewrites == [Rewrite("prices", UNBACKED_DISCOUNT, claim, "The price is €50.00.")]
+
+
+@pytest.mark.parametrize(
+    "draft", ["That is €10 off the list price.", "That is 10 euros off.", "A discount of €10.00."]
+)
+def test_given_a_negotiation_the_discount_the_core_gave_may_be_told(draft):
+    result = prices_guard(draft, negotiating(list_price=LIST))
+
+    assert (result.text, result.rewrites) == (draft, [])
+
+
+def test_given_no_discount_yet_even_a_small_one_is_replaced_by_the_list_price():
+    given = negotiating(prices=(LIST,), negotiation=LIST, list_price=LIST)
+
+    result = prices_guard("I can do 10% off.", given)
+
+    assert result.text == "The price is €60.00."

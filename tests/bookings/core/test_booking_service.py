@@ -384,6 +384,20 @@ def test_the_core_refuses_a_price_below_the_floor_from_any_caller(haircut, actor
     assert not Appointment.objects.exists()
 
 
+def test_the_core_refuses_a_price_above_the_list_price_and_books_the_list_price_itself(haircut):
+    # Given the haircut's list price of 60.00 EUR
+    # When a caller books it a cent above
+    with pytest.raises(InvalidBooking) as refusal:
+        book(haircut, price=Decimal("60.01"), actor=Actor.assistant())
+
+    # Then the core refuses it, saying why, and books nothing; the list price itself is fine
+    assert refusal.value.errors == {
+        "price": "60.01 EUR is above the list price of 60.00 EUR for Haircut."
+    }
+    assert not Appointment.objects.exists()
+    assert book(haircut, price=Decimal("60.00")).appointment.price == Decimal("60.00")
+
+
 def test_a_price_at_the_floor_is_agreed_and_kept_when_the_appointment_moves(haircut):
     appointment = book(haircut, price=Decimal("50.00")).appointment
 
