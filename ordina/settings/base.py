@@ -20,7 +20,7 @@ DEBUG = env.bool("DEBUG", default=False)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "ordina.apps.DashboardConfig",  # Django's admin, with the dashboard's own site
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
