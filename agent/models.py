@@ -175,6 +175,10 @@ class Conversation(TimeStampedModel):
     # A held time whose hold ran out, kept until the next reply has told the client.
     lapsed_start = models.DateTimeField(null=True, blank=True)
     escalation_reason = models.TextField(blank=True)
+    # When the business's owners were emailed about the current escalation: claimed by the alert
+    # task under the row lock, so a retried or duplicated task sends nothing twice; cleared on
+    # hand-back, so the next escalation alerts again.
+    escalation_alerted_at = models.DateTimeField(null=True, blank=True)
     # A price negotiation (agent.conversation.bargaining): for which service, the counters the
     # core has given, its current ask and the price agreed. Choosing another service resets
     # it; a price reached under last-minute terms is for ``negotiation_slot`` only.

@@ -30,6 +30,13 @@ class DashboardSite(admin.AdminSite):
     index_title = "Your business"
     site_url = None  # no public site to "view" yet
 
+    def each_context(self, request: HttpRequest) -> dict:
+        """Every dashboard page shows how many of the member's conversations wait for a person
+        (the header's badge, templates/admin/base_site.html)."""
+        context = super().each_context(request)
+        context["escalations_waiting"] = _escalations_waiting(request)
+        return context
+
     def index(self, request: HttpRequest, extra_context=None) -> TemplateResponse:
         if not _is_operator(request):
             return super().index(request, extra_context)
@@ -56,6 +63,19 @@ class DashboardSite(admin.AdminSite):
                 {"name": str(meta.verbose_name_plural).capitalize(), "url": url, "holds": holds}
             )
         return pages
+
+
+def _escalations_waiting(request: HttpRequest) -> int:
+    """Escalated conversations of the businesses whose conversations this member may read;
+    none for an operator (they answer no client) or anyone signed out."""
+    from agent.escalation_alerts import escalations_waiting
+    from bookings.access import Action
+    from bookings.admin.scoping import tenant_access
+
+    if not request.user.is_authenticated or not request.user.is_active:
+        return 0
+    businesses = tenant_access(request).businesses("agent.conversation", Action.VIEW)
+    return escalations_waiting(business_ids=businesses)
 
 
 def _is_operator(request: HttpRequest) -> bool:

@@ -60,6 +60,7 @@ def hand_back(conversation: Conversation, now: dt.datetime) -> None:
     facts stand, with its loop breakers reset."""
     conversation.state = handed_back(State(conversation.state), _snapshot(conversation, now))
     conversation.escalation_reason = ""
+    conversation.escalation_alerted_at = None  # the next escalation is a new one
     conversation.blocked_turns = 0
 
 

@@ -38,6 +38,7 @@ from agent.conversation.execute import Executed, execute
 from agent.conversation.policy import ConversationFacts, conversation_policy, service_id_for
 from agent.conversation.refusals import plain_refusal
 from agent.conversation.states import TERMINAL, State, transition
+from agent.escalation_alerts import escalation_alert_after_commit
 from agent.gates import (
     GateVerdict,
     Stage,
@@ -228,6 +229,10 @@ def _turn(token: str, client: FromClient, model: LanguageModel, now: dt.datetime
             steps = _run_proposals(conversation, proposed, granted, now, client)
             _count_blocked_turns(conversation, steps)
         facts.restage(conversation, now)
+        if conversation.state == State.ESCALATED:
+            # The turn began outside the terminal stages, so this escalation is new: the
+            # owners hear of it once the turn is committed (agent.escalation_alerts).
+            escalation_alert_after_commit(conversation_id=conversation.pk)
         payment = facts.payment_of(conversation)
         narration = facts.narration_of(
             conversation, context, steps, payment=payment, reply=proposed.reply[:REPLY_CHARACTERS]
