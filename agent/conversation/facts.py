@@ -35,6 +35,7 @@ from agent.models import AppointmentReference, Conversation, Message, MessageRol
 from agent.offline.reading import MessageReading, read_message
 from agent.services import granted_actions
 from bookings.models import Appointment, AppointmentStatus, Business, Service
+from bookings.negotiation import Terms
 from bookings.selectors import negotiation_terms, open_slots_for
 from bookings.services import nearest_alternatives
 from bookings.tokens import calendar_url, manage_url
@@ -216,10 +217,7 @@ def policy_facts(
 def negotiation_standing(conversation: Conversation) -> bargaining.Standing:
     """Where the conversation's negotiation stands under the owner's terms as they are now
     (read from the services the request already loaded: no query)."""
-    services = active_services(conversation.business)
-    chosen = next((each for each in services if each.pk == conversation.service_id), None)
-    terms = negotiation_terms(chosen) if chosen is not None else None
-    return bargaining.standing(conversation, terms)
+    return bargaining.standing(conversation, chosen_terms(conversation))
 
 
 def view_of(conversation: Conversation, payment: Payment | None = None) -> ConversationView:
@@ -247,18 +245,18 @@ def view_of(conversation: Conversation, payment: Payment | None = None) -> Conve
         pending_effect=conversation.pending_effect,
         asking=standing.price,
         agreed=standing.agreed,
-        negotiates=appointment is None and _negotiates(conversation),
+        negotiates=appointment is None and chosen_terms(conversation) is not None,
     )
 
 
-def _negotiates(conversation: Conversation) -> bool:
-    """The conversation's chosen service answers price offers (read from the services the
-    request already loaded: no query)."""
+def chosen_terms(conversation: Conversation) -> Terms | None:
+    """The owner's terms for the conversation's chosen service, None when it does not
+    negotiate (read from the services the request already loaded: no query)."""
     chosen = next(
         (s for s in active_services(conversation.business) if s.pk == conversation.service_id),
         None,
     )
-    return chosen is not None and negotiation_terms(chosen) is not None
+    return negotiation_terms(chosen) if chosen is not None else None
 
 
 def message_reading(conversation: Conversation, text: str, now: dt.datetime) -> MessageReading:
