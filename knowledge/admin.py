@@ -16,7 +16,9 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.views.main import ChangeList
 from django.core.files.uploadedfile import UploadedFile
+from django.db.models.functions import Length
 from django.utils.html import format_html
 
 from bookings.access import Action
@@ -81,6 +83,15 @@ def _head(upload: UploadedFile) -> bytes:
     return head
 
 
+class KnowledgeSourceList(ChangeList):
+    """The list says how much of each source was read, never what: the text read from a long
+    document runs to megabytes, and a page of sources would fetch all of it only to count its
+    characters (counted in SQL instead, ``KnowledgeSourceAdmin.get_queryset``)."""
+
+    def get_queryset(self, request, exclude_parameters=None):
+        return super().get_queryset(request, exclude_parameters).defer("text", "body")
+
+
 @admin.register(KnowledgeSource)
 class KnowledgeSourceAdmin(BusinessScopedAdmin):
     form = KnowledgeSourceForm
@@ -101,9 +112,17 @@ class KnowledgeSourceAdmin(BusinessScopedAdmin):
     ]
     actions = ["refetch"]
 
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(characters_read=Length("text"))
+
+    def get_changelist(self, request, **kwargs):
+        return KnowledgeSourceList
+
     @admin.display(description="characters read")
     def text_length(self, source: KnowledgeSource) -> str:
-        return f"{len(source.text):,}"
+        # A row read through get_queryset carries its count; a new, unsaved one has no text.
+        characters = getattr(source, "characters_read", None)
+        return f"{len(source.text) if characters is None else characters:,}"
 
     @admin.display(description="text read")
     def preview(self, source: KnowledgeSource) -> str:
@@ -121,7 +140,9 @@ class KnowledgeSourceAdmin(BusinessScopedAdmin):
 
     @admin.action(description="Fetch and read the selected sources again", permissions=["change"])
     def refetch(self, request, queryset) -> None:
-        for source in self.scope(request, queryset, Action.CHANGE):
+        # The list's rows come without their input and text (KnowledgeSourceList): reading
+        # again needs both, fetched here with the rows rather than one row at a time.
+        for source in self.scope(request, queryset, Action.CHANGE).defer(None):
             source = knowledge_source_read_again(source=source)
             if source.status == SourceStatus.READING:
                 self.message_user(request, f"{source.title}: {READING_NOTE}")
