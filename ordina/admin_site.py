@@ -37,9 +37,32 @@ class DashboardSite(admin.AdminSite):
         context["escalations_waiting"] = _escalations_waiting(request)
         return context
 
+    def get_urls(self):
+        from django.urls import path
+
+        from analytics.views import analytics_page
+
+        analytics = self.admin_view(lambda request: analytics_page(request, site=self))
+        return [path("analytics/", analytics, name="analytics"), *super().get_urls()]
+
+    def get_app_list(self, request: HttpRequest, app_label=None) -> list[dict]:
+        """The registered pages, and the booking funnel (a page, not a model) for whoever may
+        read it: on the home page and in the side navigation."""
+        from analytics.views import may_read_analytics
+
+        app_list = super().get_app_list(request, app_label)
+        if app_label is None and may_read_analytics(request):
+            url = reverse(f"{self.name}:analytics", current_app=self.name)
+            page = {"name": "Booking funnel", "object_name": "Funnel", "admin_url": url}
+            app_list.append(
+                {"name": "Analytics", "app_label": "analytics", "app_url": url, "models": [page]}
+            )
+        return app_list
+
     def index(self, request: HttpRequest, extra_context=None) -> TemplateResponse:
         if not _is_operator(request):
-            return super().index(request, extra_context)
+            context = {"hours_pages": _hours_pages(request), **(extra_context or {})}
+            return super().index(request, context)
         context = {
             "title": OPERATOR_TITLE,
             "audit_pages": self._audit_pages(),
@@ -76,6 +99,23 @@ def _escalations_waiting(request: HttpRequest) -> int:
         return 0
     businesses = tenant_access(request).businesses("agent.conversation", Action.VIEW)
     return escalations_waiting(business_ids=businesses)
+
+
+def _hours_pages(request: HttpRequest) -> list[dict[str, str]]:
+    """The weekly-hours page of each business whose hours the member may read, for the home
+    page (a superuser, who belongs to no business, reaches them through the businesses list)."""
+    from bookings.access import Action
+    from bookings.admin.scoping import tenant_access
+    from bookings.models import Business
+
+    if request.user.is_superuser:
+        return []
+    allowed = tenant_access(request).businesses("bookings.openinghours", Action.VIEW)
+    businesses = Business.objects.filter(pk__in=allowed).order_by("name", "pk")
+    return [
+        {"name": business.name, "url": reverse("admin:bookings_business_hours", args=[business.pk])}
+        for business in businesses.only("pk", "name")
+    ]
 
 
 def _is_operator(request: HttpRequest) -> bool:
