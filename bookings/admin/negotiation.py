@@ -1,5 +1,5 @@
-"""How the negotiation terms read on the dashboard: the same fields and explanation on the
-business's page (its default terms) and a service's page (its own)."""
+"""How prices and the negotiation terms read on the dashboard: the same fields and explanation
+on the business's page (its default terms) and a service's page (its own)."""
 
 from django.contrib import admin
 
@@ -25,9 +25,10 @@ TERMS_HELP = (
     "never leaves the range from the service's floor to its list price."
 )
 
-PRICE_AND_TERMS_HELP = (
+PRICE_HELP = (
     "The floor is a hard boundary: whatever a client says, no price below it is agreed or "
-    "booked, and clients are not told it unless the asking price has come down to it. " + TERMS_HELP
+    "booked, and clients are not told it unless the asking price has come down to it. No "
+    "booking is above the list price either."
 )
 
 BUSINESS_TERMS_HELP = (

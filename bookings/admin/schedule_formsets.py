@@ -1,16 +1,17 @@
 """Checks across the rows of one save on the business page. Each row's own clean() sees only
-rows already in the database, so rows added together are compared with each other here."""
+rows already in the database, so rows added together are compared with each other here. (The
+weekly hours have a page of their own, ``bookings.admin.hours_grid``.)"""
 
 from collections import defaultdict
 
 from django.core.exceptions import ValidationError
 from django.forms.models import BaseInlineFormSet
 
-from bookings.models import Weekday
 from bookings.time_ranges import TimeRange, first_overlap
 
 
-def _describe(time_range: TimeRange) -> str:
+def describe_range(time_range: TimeRange) -> str:
+    """ "09:00–13:00", as the owner reads a range."""
     return f"{time_range[0]:%H:%M}–{time_range[1]:%H:%M}"
 
 
@@ -22,20 +23,6 @@ class _KeptRowsFormSet(BaseInlineFormSet):
             for form in self.forms
             if form.is_valid() and form.cleaned_data and not form.cleaned_data.get("DELETE")
         ]
-
-
-class OpeningHoursFormSet(_KeptRowsFormSet):
-    def clean(self) -> None:
-        super().clean()
-        by_day: dict[int, list[TimeRange]] = defaultdict(list)
-        for row in self.kept_rows():
-            by_day[row["weekday"]].append((row["opens_at"], row["closes_at"]))
-        for weekday, ranges in sorted(by_day.items()):
-            if overlap := first_overlap(ranges):
-                raise ValidationError(
-                    f"{Weekday(weekday).label}: {_describe(overlap[0])} overlaps "
-                    f"{_describe(overlap[1])}."
-                )
 
 
 class DateOverrideFormSet(_KeptRowsFormSet):
@@ -57,8 +44,7 @@ class DateOverrideFormSet(_KeptRowsFormSet):
                     f"{date:%Y-%m-%d} is marked closed and also has special hours; keep one."
                 )
             elif overlap := first_overlap(ranges[date]):
-                errors.append(
-                    f"{date:%Y-%m-%d}: {_describe(overlap[0])} overlaps {_describe(overlap[1])}."
-                )
+                first, second = (describe_range(time_range) for time_range in overlap)
+                errors.append(f"{date:%Y-%m-%d}: {first} overlaps {second}.")
         if errors:
             raise ValidationError(errors)

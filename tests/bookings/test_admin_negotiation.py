@@ -91,7 +91,8 @@ def test_the_service_page_explains_each_rule_and_what_the_floor_guarantees(login
 
     page = login(owner_of(salon)).get(service_page(service)).content.decode()
 
-    assert "Price and negotiation" in page
+    assert ">Price</h2>" in page
+    assert ">Negotiation</h2>" in page
     assert "no price below it is agreed or booked" in page
     assert (
         "Meet halfway: each counter is halfway between the client's offer and the current "

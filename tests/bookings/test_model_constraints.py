@@ -358,14 +358,15 @@ def business_change_page(http, business):
 
 
 def test_business_change_form_has_the_schedule_inlines(login):
-    # The inline prefixes the tests below post under are the models' related names.
+    # The inline prefixes the tests below post under are the models' related names. The weekly
+    # hours have a page of their own (tests/bookings/dashboard/test_hours_grid.py).
     business = BusinessFactory()
     http = login(owner_of(business))
 
     _, page = business_change_page(http, business)
 
     prefixes = [inline.formset.prefix for inline in page.context["inline_admin_formsets"]]
-    assert prefixes == ["opening_hours", "date_overrides", "reminder_settings"]
+    assert prefixes == ["date_overrides", "reminder_settings"]
 
 
 def test_business_change_form_saves_its_own_unchanged_data(login):
@@ -537,40 +538,8 @@ def test_two_opening_hours_starting_together_are_refused_by_the_database():
         )
 
 
-def opening_hours_row(weekday="0", opens_at="09:00", closes_at="17:00"):
-    return {"weekday": weekday, "opens_at": opens_at, "closes_at": closes_at}
-
-
-@pytest.mark.parametrize(
-    ("row", "message"),
-    [
-        pytest.param(
-            opening_hours_row(opens_at="17:00", closes_at="09:00"),
-            "Closing time must be after opening time.",
-            id="closing before opening",
-        ),
-        pytest.param(
-            opening_hours_row(opens_at="09:00", closes_at="09:00"),
-            "Closing time must be after opening time.",
-            id="closing at opening",
-        ),
-        pytest.param(
-            opening_hours_row(weekday="7"),
-            "Select a valid choice. 7 is not one of the available choices.",
-            id="weekday 7",
-        ),
-    ],
-)
-def test_business_form_refuses_bad_opening_hours(login, row, message):
-    business = BusinessFactory()
-    http = login(owner_of(business))
-    url, page = business_change_page(http, business)
-
-    response = http.post(url, add_inline_rows(page_data(page), "opening_hours", row))
-
-    assert response.status_code == 200
-    assert message in form_errors(response)
-    assert not OpeningHours.objects.exists()
+# Bad weekly hours posted from the dashboard are refused on the week's own page:
+# tests/bookings/dashboard/test_hours_grid.py.
 
 
 # --- date overrides ---------------------------------------------------------------------------

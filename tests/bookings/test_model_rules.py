@@ -105,55 +105,8 @@ def test_opening_hours_do_not_overlap_themselves_when_edited():
     hours.full_clean()
 
 
-def opening_hours_row(opens_at, closes_at, weekday="0"):
-    return {"weekday": weekday, "opens_at": opens_at, "closes_at": closes_at}
-
-
-def test_business_form_refuses_opening_hours_overlapping_saved_ones(login):
-    # Given Monday 09:00-13:00 saved
-    business = BusinessFactory()
-    OpeningHoursFactory(business=business, weekday=0, opens_at=T(9), closes_at=T(13))
-    http = login(owner_of(business))
-    url, page = business_change_page(http, business)
-
-    # When the owner adds Monday 12:00-18:00
-    data = add_inline_rows(page_data(page), "opening_hours", opening_hours_row("12:00", "18:00"))
-    response = http.post(url, data)
-
-    # Then the form refuses it and Monday keeps one range
-    assert response.status_code == 200
-    assert OVERLAP in form_errors(response)
-    assert OpeningHours.objects.count() == 1
-
-
-def test_business_form_accepts_adjacent_opening_hours(login):
-    business = BusinessFactory()
-    OpeningHoursFactory(business=business, weekday=0, opens_at=T(9), closes_at=T(13))
-    http = login(owner_of(business))
-    url, page = business_change_page(http, business)
-
-    data = add_inline_rows(page_data(page), "opening_hours", opening_hours_row("13:00", "18:00"))
-    response = http.post(url, data)
-
-    assert response.status_code == 302
-    assert OpeningHours.objects.count() == 2
-
-
-def test_business_form_refuses_overlapping_opening_hours_added_together(login):
-    business = BusinessFactory()
-    http = login(owner_of(business))
-    url, page = business_change_page(http, business)
-
-    data = add_inline_rows(
-        page_data(page),
-        "opening_hours",
-        opening_hours_row("09:00", "13:00"),
-        opening_hours_row("12:00", "18:00"),
-    )
-    response = http.post(url, data)
-
-    assert response.status_code == 200
-    assert not OpeningHours.objects.exists()
+# Hours added together from the dashboard are compared with each other on the week's own page,
+# which replaces the saved week: tests/bookings/dashboard/test_hours_grid.py.
 
 
 # --- a date is either closed or has special hours ---------------------------------------------
