@@ -4,6 +4,7 @@ client can read; the API maps them to 400, 404 and 409."""
 from collections.abc import Mapping, Sequence
 
 from bookings.availability import Interval
+from bookings.refusal_reasons import Refusal
 
 
 class BookingError(Exception):
@@ -22,11 +23,28 @@ class InvalidBooking(BookingError):
 
 class SlotUnavailable(BookingError):
     """The time cannot be booked (409), usually because someone just took it. Carries real
-    alternatives, computed after the refusal."""
+    alternatives, computed after the refusal, and — when the core decided it under the lock —
+    the rules the time breaks (``refusals``) and the one that stands (``reason``): what a
+    person booking by hand is told. ``message`` stays the client's general sentence."""
 
-    def __init__(self, alternatives: Sequence[Interval], message: str | None = None) -> None:
+    def __init__(
+        self,
+        alternatives: Sequence[Interval],
+        message: str | None = None,
+        *,
+        refusals: Sequence[Refusal] = (),
+        reason: Refusal | None = None,
+    ) -> None:
         super().__init__(message or "That time was just taken.")
         self.alternatives = list(alternatives)
+        self.refusals = tuple(refusals)
+        self.reason = reason if reason is not None else next(iter(self.refusals), None)
+
+    @property
+    def walk_in_would_book(self) -> bool:
+        """Whether an owner's walk-in override could book this time (every rule it breaks may
+        be set aside); False when no rule was named."""
+        return bool(self.refusals) and all(refusal.overridable for refusal in self.refusals)
 
 
 class IdempotencyConflict(BookingError):

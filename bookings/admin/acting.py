@@ -6,6 +6,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 
 from bookings.actors import Actor, ActorKind
+from bookings.models import Role
 
 from .scoping import tenant_access
 
@@ -20,3 +21,9 @@ def dashboard_actor(request: HttpRequest, business_id: int) -> Actor:
     if request.user.is_superuser:
         return Actor.of_user(request.user, ActorKind.OPERATOR)
     raise PermissionDenied("You have no role at this business.")
+
+
+def offers_walk_ins(request: HttpRequest) -> bool:
+    """Whether the user's add form offers the walk-in override: they own some business. Which
+    business a booking is for is chosen in the form; the core checks they own that one."""
+    return Role.OWNER in tenant_access(request).roles.values()

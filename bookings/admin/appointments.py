@@ -2,6 +2,7 @@ from functools import partial
 
 from django.contrib import admin, messages
 from django.db.models import F
+from django.utils import timezone
 
 from bookings.access import Action
 from bookings.errors import AppointmentNotChangeable
@@ -9,8 +10,9 @@ from bookings.models import Appointment, AppointmentEvent, AppointmentStatus
 from bookings.services import appointment_cancel, appointment_record_outcome
 from reminders.models import Reminder
 
-from .acting import dashboard_actor
-from .appointment_forms import AppointmentAddForm, AppointmentChangeForm
+from .acting import dashboard_actor, offers_walk_ins
+from .appointment_forms import AppointmentAddForm, AppointmentChangeForm, WalkInAppointmentForm
+from .calendar import calendar_urls, payment_word, upcoming_first
 from .scoping import BusinessScopedAdmin, BusinessScopedInline
 
 
@@ -75,6 +77,7 @@ class AppointmentAdmin(BusinessScopedAdmin):
         "service",
         "client",
         "status",
+        "deposit",
         "list_price",
         "price",
         "discount",
@@ -83,7 +86,7 @@ class AppointmentAdmin(BusinessScopedAdmin):
     list_filter = ["status", NegotiatedFilter, "business", "service"]
     search_fields = ["client__name", "client__email", "client__phone", "public_id"]
     date_hierarchy = "starts_at"
-    list_select_related = ["service", "client", "business"]
+    list_select_related = ["service", "client", "business", "payment"]
     inlines = [ReminderInline, AppointmentEventInline]
     actions = ["cancel_selected", "mark_attended", "mark_no_show"]
     change_readonly = (
@@ -101,8 +104,29 @@ class AppointmentAdmin(BusinessScopedAdmin):
         "updated_at",
     )
 
+    def get_urls(self):
+        # Before the default URLs, whose "<object_id>/" would otherwise take "calendar/".
+        return [*calendar_urls(self), *super().get_urls()]
+
+    def get_ordering(self, request):
+        # What is to come first, then the past; a column the user sorts by replaces it.
+        return upcoming_first(timezone.now())
+
+    @admin.display(description="deposit")
+    def deposit(self, appointment: Appointment) -> str:
+        return payment_word(appointment)
+
+    # The client is searched (name, email, phone) among those the user may book for, not
+    # listed: ClientAdmin.get_search_results.
+    autocomplete_fields = ["client"]
+
     def get_form(self, request, obj=None, change=False, **kwargs):
-        kwargs["form"] = AppointmentChangeForm if obj is not None else AppointmentAddForm
+        if obj is not None:
+            kwargs["form"] = AppointmentChangeForm
+        else:  # only an owner's add form has the walk-in override
+            kwargs["form"] = (
+                WalkInAppointmentForm if offers_walk_ins(request) else AppointmentAddForm
+            )
         form = super().get_form(request, obj, change, **kwargs)
         # The user's role at the business the form books at (chosen in the add form).
         form.acting_at = staticmethod(partial(dashboard_actor, request))  # type: ignore[attr-defined]
@@ -113,7 +137,8 @@ class AppointmentAdmin(BusinessScopedAdmin):
 
     def get_fields(self, request, obj=None):
         if obj is None:
-            return list(AppointmentAddForm.Meta.fields)
+            walk_in = ["override", "override_reason"] if offers_walk_ins(request) else []
+            return [*AppointmentAddForm.Meta.fields, *walk_in]
         return [
             *self.change_readonly[:5],
             "starts_at",

@@ -5,6 +5,10 @@ new appointment's occupancy touches, then decide — with the same rules that pr
 offered to clients — whether the start is still open, give it a free seat, and insert. The
 database's exclusion constraint on (business, seat, occupancy) is the backstop should any
 writer ever skip the lock.
+
+An owner may book a walk-in outside the calendar's rules (``WalkInOverride``): the hours, the
+notice, the horizon, the slot grid and busy blocks may be set aside, with the reason kept in
+the appointment's history; capacity and the price floor may not (``bookings.refusal_reasons``).
 """
 
 import datetime as dt
@@ -16,7 +20,7 @@ from decimal import Decimal
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from bookings.actors import CLIENT, Actor
+from bookings.actors import CLIENT, Actor, ActorKind
 from bookings.availability import Interval, free_seat, is_open_slot, lock_days
 from bookings.errors import IdempotencyConflict, InvalidBooking, SlotUnavailable
 from bookings.locks import lock_booking_days
@@ -26,9 +30,12 @@ from bookings.models import (
     AppointmentEventKind,
     AppointmentStatus,
     Client,
+    Membership,
+    Role,
     Service,
     SlotHold,
 )
+from bookings.refusal_reasons import slot_refusals, standing_refusal
 from bookings.selectors import (
     booking_rules,
     calendar_between,
@@ -47,6 +54,8 @@ BACKSTOP = "appointment_no_overlap_per_seat"  # the exclusion constraint, migrat
 MAX_PRICE = Decimal("99999999.99")  # what the price column holds
 INACTIVE = "This service cannot be booked at the moment."
 BOOKABLE_STATUSES = frozenset({AppointmentStatus.CONFIRMED, AppointmentStatus.PENDING_PAYMENT})
+OVERRIDE_REASON_MAX = 200
+OWNERS_ONLY = "Only an owner of this business may book outside the rules."
 
 
 @dataclass(frozen=True)
@@ -54,6 +63,23 @@ class BookingOutcome:
     appointment: Appointment
     created: bool  # False when an earlier request with the same idempotency key made it
     manage_token: str
+
+
+@dataclass(frozen=True)
+class WalkInOverride:
+    """An owner's decision to book outside the calendar's rules, and why ("walked in while the
+    chair was free"). The owner is the booking's actor: the core refuses the override from
+    anyone who is not an owner of the service's business."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Where an appointment sits, and the rules a walk-in set aside to sit there."""
+
+    seat: int
+    rules_overridden: tuple[str, ...] = ()
 
 
 def request_fingerprint(
@@ -81,13 +107,17 @@ def appointment_create(
     status: str = AppointmentStatus.CONFIRMED,
     actor: Actor = CLIENT,
     now: dt.datetime | None = None,
+    override: WalkInOverride | None = None,
 ) -> BookingOutcome:
     """Book ``service`` at ``start`` for ``client`` (details, or an existing client row), at
-    ``price`` (the list price when None), recorded as done by ``actor``.
+    ``price`` (the list price when None), recorded as done by ``actor``. With ``override``, an
+    owner books a walk-in: the calendar's rules other than capacity may be broken, and the
+    reason and the rules broken are written to the history.
 
-    Raises InvalidBooking (bad request, or a price below the floor or above the list price),
-    IdempotencyConflict (key reused for another request) or SlotUnavailable (the time is not
-    open, or was just taken; with real alternatives).
+    Raises InvalidBooking (bad request, a price below the floor or above the list price, or an
+    override without a reason or from someone not an owner here), IdempotencyConflict (key
+    reused for another request) or SlotUnavailable (the time is not open, or was just taken;
+    with real alternatives and the rules it breaks).
     A repeated request with the same key returns the first outcome, unchanged.
     """
     now = now or timezone.now()
@@ -100,6 +130,8 @@ def appointment_create(
     if idempotency_key:
         _check_key(idempotency_key)
     _check_request(service, client, price, status)
+    if override is not None:
+        override = _checked_override(service, actor, override)
     occupancy = service_shape(service).occupancy(start)
     try:
         with transaction.atomic():
@@ -110,12 +142,16 @@ def appointment_create(
                 return earlier
             if not service.is_active:
                 raise InvalidBooking({"service": INACTIVE})
-            seat = _seat_if_open(service, start, occupancy, holder=holder, now=now)
+            if override is None:
+                seating = Seating(_seat_if_open(service, start, occupancy, holder=holder, now=now))
+            else:
+                seating = _seating(service, start, occupancy, holder=holder, now=now, walk_in=True)
             appointment = _insert(
                 service=service,
                 start=start,
                 occupancy=occupancy,
-                seat=seat,
+                seating=seating,
+                override=override,
                 client=client,
                 price=service.list_price if price is None else price,
                 status=status,
@@ -173,6 +209,31 @@ def _check_request(
         raise InvalidBooking(errors)
 
 
+def _checked_override(service: Service, actor: Actor, override: WalkInOverride) -> WalkInOverride:
+    """The override with its reason trimmed, or InvalidBooking: it needs a reason of bounded
+    length, and an actor who owns the service's business (checked here, not trusted from the
+    caller: a staff member's forged form, the assistant or a client never get past it)."""
+    reason = override.reason.strip()
+    if not reason:
+        raise InvalidBooking(
+            {"override_reason": "Say why this walk-in is booked outside the rules."}
+        )
+    if len(reason) > OVERRIDE_REASON_MAX:
+        raise InvalidBooking(
+            {"override_reason": f"The reason has at most {OVERRIDE_REASON_MAX} characters."}
+        )
+    is_owner = (
+        actor.kind == ActorKind.OWNER
+        and actor.user_id is not None
+        and Membership.objects.filter(
+            user_id=actor.user_id, business_id=service.business_id, role=Role.OWNER
+        ).exists()
+    )
+    if not is_owner:
+        raise InvalidBooking({"override": OWNERS_ONLY})
+    return WalkInOverride(reason=reason)
+
+
 def price_refusal(service: Service, price: Decimal) -> str | None:
     """Why ``price`` cannot be agreed for ``service``, or None. The one rule every writer of a
     price meets — the dashboard, the API, the assistant: no price below the service's floor,
@@ -220,6 +281,29 @@ def _seat_if_open(
     excluding_appointment: int | None = None,
 ) -> int:
     """Under the lock: the seat for an appointment at ``start``, or SlotUnavailable."""
+    return _seating(
+        service,
+        start,
+        occupancy,
+        holder=holder,
+        now=now,
+        excluding_appointment=excluding_appointment,
+    ).seat
+
+
+def _seating(
+    service: Service,
+    start: dt.datetime,
+    occupancy: Interval,
+    *,
+    holder: str | None,
+    now: dt.datetime,
+    excluding_appointment: int | None = None,
+    walk_in: bool = False,
+) -> Seating:
+    """Under the lock: where an appointment at ``start`` sits, or SlotUnavailable naming the
+    rule that stands. An open slot is decided by the very predicate that offers slots; only a
+    refused one is examined rule by rule (for its reason, or for a walk-in's override)."""
     business = service.business
     rules = booking_rules(business)
     day = start.astimezone(rules.time_zone).date()
@@ -231,17 +315,20 @@ def _seat_if_open(
         holder=holder,
         excluding_appointment=excluding_appointment,
     )
-    open_now = is_open_slot(
-        start,
-        rules=rules,
-        schedule=schedule_between(business, day, day),
-        service=service_shape(service),
-        taken=taken,
-        now=now,
+    schedule = schedule_between(business, day, day)
+    shape = service_shape(service)
+    if is_open_slot(start, rules=rules, schedule=schedule, service=shape, taken=taken, now=now):
+        return Seating(free_seat(occupancy, taken, rules.capacity))
+    refusals = slot_refusals(
+        start, rules=rules, schedule=schedule, service=shape, taken=taken, now=now
     )
-    if not open_now:
-        raise SlotUnavailable([])
-    return free_seat(occupancy, taken, rules.capacity)
+    stands = standing_refusal(refusals, walk_in=walk_in)
+    # A refused start with no named rule would be a disagreement between the two modules:
+    # refused all the same, never booked.
+    if refusals and stands is None:
+        overridden = tuple(refusal.code.value for refusal in refusals)
+        return Seating(free_seat(occupancy, taken, rules.capacity), overridden)
+    raise SlotUnavailable([], refusals=refusals, reason=stands)
 
 
 def _insert(
@@ -249,7 +336,8 @@ def _insert(
     service: Service,
     start: dt.datetime,
     occupancy: Interval,
-    seat: int,
+    seating: Seating,
+    override: WalkInOverride | None,
     client: ClientDetails | Client,
     price: Decimal,
     status: str,
@@ -268,7 +356,7 @@ def _insert(
         ends_at=start + dt.timedelta(minutes=service.duration_minutes),
         occupied_from=occupancy.start,
         occupied_until=occupancy.end,
-        seat=seat,
+        seat=seating.seat,
         status=status,
         price=price,
         list_price=service.list_price,  # the discount, if any, is measured from this
@@ -283,9 +371,27 @@ def _insert(
         appointment=appointment,
         kind=AppointmentEventKind.CREATED,
         **actor.fields(),
-        data={"start": start.isoformat(), "seat": seat, "status": status, "price": str(price)},
+        data=_creation_facts(start, seating, status, price, override),
     )
     return appointment
+
+
+def _creation_facts(
+    start: dt.datetime,
+    seating: Seating,
+    status: str,
+    price: Decimal,
+    override: WalkInOverride | None,
+) -> dict:
+    facts = {
+        "start": start.isoformat(),
+        "seat": seating.seat,
+        "status": status,
+        "price": str(price),
+    }
+    if override is not None:
+        facts |= {"override": override.reason, "rules_overridden": list(seating.rules_overridden)}
+    return facts
 
 
 def nearest_alternatives(
