@@ -14,6 +14,7 @@ from django.contrib.admin.options import ActionLocation
 from django.contrib.admin.utils import NotRelationField, get_fields_from_path
 from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Model, QuerySet
+from django.forms.utils import pretty_name
 from django.http import Http404, HttpRequest
 
 from bookings.access import (
@@ -223,9 +224,36 @@ class BusinessScopedInline(TenantScopedPermissions):
         self.limit_related_choices(db_field, request, kwargs)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)  # type: ignore[misc]
 
+    def get_formset(self, request: HttpRequest, obj=None, **kwargs):
+        formset = super().get_formset(request, obj, **kwargs)  # type: ignore[misc]
+        if isinstance(self, admin.TabularInline):
+            # A table's inputs sit under a column header, with no <label> of their own.
+            return type(formset.__name__, (RowNamedInputs, formset), {})
+        return formset
+
     @staticmethod
     def _parent_business(parent) -> int | None:
         return None if parent is None else business_id_of(parent)
+
+
+def row_input_name(field_label: str, index: int | None) -> str:
+    """What a screen reader says for an input in a table of rows: its column, then its row
+    (counted from 1); the blank row the "Add another" link copies is the new row."""
+    row = "new row" if index is None else f"row {index + 1}"
+    return f"{field_label} ({row})"
+
+
+class RowNamedInputs:
+    """Formset mixin: each visible input of each row is named by ``row_input_name``, unless the
+    form already gave it a name of its own."""
+
+    def add_fields(self, form, index: int | None) -> None:
+        super().add_fields(form, index)  # type: ignore[misc]
+        for name, field in form.fields.items():
+            if field.widget.is_hidden:
+                continue
+            label = pretty_name(name) if field.label is None else str(field.label)
+            field.widget.attrs.setdefault("aria-label", row_input_name(label, index))
 
 
 class ReadOnlyScopedAdmin(BusinessScopedAdmin):
