@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 
 from agent.actions import MENU, NEVER_GRANTED
 from agent.conversation.states import State
@@ -291,3 +291,73 @@ class GuardRewrite(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValidationError("Guard rewrites are append-only; entries are never deleted.")
+
+
+class ConversationStageEvent(models.Model):
+    """One move of a conversation's stage, as it happened: the funnel's raw material (the
+    analytics app counts it; nothing here decides anything). Append-only, like the audit log.
+
+    Written by the database itself, in the same statement as the conversation row's change
+    (agent/migrations/0011): an insert records the conversation's start (``previous_stage``
+    blank) and every update that changes ``state`` records the move, whichever code or SQL
+    made it — no writer of the stage can forget to record it. Rows derived for conversations
+    older than that (agent/migrations/0012) are marked ``backfilled``.
+    """
+
+    business_path = "business"
+    append_only = True
+
+    conversation = models.ForeignKey(
+        Conversation, on_delete=models.PROTECT, related_name="stage_events"
+    )
+    business = models.ForeignKey(Business, on_delete=models.PROTECT, related_name="+")
+    # The service being booked at the time. No database constraint: a service may be deleted
+    # (a conversation lets it go), and history names what was asked about all the same.
+    service = models.ForeignKey(
+        Service,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    stage = models.CharField(max_length=20, choices=STATE_CHOICES)
+    previous_stage = models.CharField(
+        max_length=20, choices=STATE_CHOICES, blank=True, help_text="Blank: the start."
+    )
+    occurred_at = models.DateTimeField()
+    backfilled = models.BooleanField(
+        default=False, help_text="Derived later from what the conversation kept, not recorded."
+    )
+
+    class Meta:
+        ordering = ["occurred_at", "id"]
+        indexes = [
+            models.Index(fields=["business", "occurred_at"], name="stage_event_by_business"),
+            models.Index(fields=["conversation", "occurred_at"], name="stage_event_by_conv"),
+            # The starts of one business's conversations in a period: every figure of the
+            # funnel begins with them (analytics.queries).
+            models.Index(
+                fields=["business", "occurred_at"],
+                condition=Q(previous_stage=""),
+                name="stage_event_started",
+            ),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(stage=F("previous_stage")),
+                name="stage_event_is_a_move",
+                violation_error_message="A stage event moves to another stage.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.previous_stage or 'start'} → {self.stage}"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise ValidationError("Stage events are append-only; add a new event instead.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValidationError("Stage events are append-only; events are never deleted.")

@@ -50,6 +50,8 @@ ROLE_GRANTS: Mapping[str, Mapping[str, frozenset[Action]]] = {
         "agent.guardrewrite": READ,
         # What the assistant may talk from: the owner's to write, as the business's own words.
         "knowledge.knowledgesource": FULL,
+        # The booking funnel and its money figures (analytics/): the owner's to read.
+        "analytics.funnel": READ,
     },
     "staff": {
         "bookings.business": READ,

@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "reminders",
     "knowledge",
     "pages",
+    "analytics",
 ]
 
 MIDDLEWARE = [

@@ -46,7 +46,7 @@ def calendar_file(entry: CalendarEntry) -> bytes:
         stamp=entry.last_modified.astimezone(dt.UTC),
         last_modified=entry.last_modified.astimezone(dt.UTC),
         sequence=entry.sequence,
-        status="CANCELLED" if entry.cancelled else "CONFIRMED",
+        status="CANCELLED" if entry.cancelled else "CONFIRMED",  # type: ignore[arg-type]
         url=entry.url,
         description=entry.description,
         location=entry.location or None,

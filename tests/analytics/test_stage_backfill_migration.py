@@ -1,0 +1,90 @@
+"""The backfill (agent 0012) on conversations that began before stage moves were recorded: each
+gets the moves its audit entries and appointment still show, marked backfilled, ending on the
+stage it holds; running it again adds nothing."""
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from agent.conversation.confirming import conversation_confirm
+from agent.conversation.turns import conversation_start, turn_take
+from agent.llm.base import Proposed
+from agent.llm.scripted import ScriptedModel
+from agent.models import Conversation, ConversationStageEvent
+from tests.agent.conversation.chat_http import shown_card
+from tests.analytics.test_stage_events import STEPS
+
+BEFORE = [("agent", "0010_conversation_escalation_alerted_at")]
+RECORDING = [("agent", "0011_conversation_stage_events")]
+
+
+def migrate(targets) -> None:
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+
+
+def latest() -> list[tuple[str, str]]:
+    return MigrationExecutor(connection).loader.graph.leaf_nodes()
+
+
+def moves(conversation) -> list[tuple[str, str, bool]]:
+    events = ConversationStageEvent.objects.filter(conversation=conversation).order_by("id")
+    return [(event.previous_stage, event.stage, event.backfilled) for event in events]
+
+
+def take(token: str, *steps, text: str = "…") -> None:
+    turn_take(token=token, text=text, model=ScriptedModel([Proposed(tuple(steps))]))
+
+
+# Migrations run outside a test transaction, as they do in a deployment.
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("frozen_now")
+def test_old_conversations_get_the_moves_their_history_shows_once(shop):
+    migrate(BEFORE)
+    try:
+        # Given conversations that ran before their moves were recorded
+        quiet, _token, _greeting = conversation_start(business=shop)
+        booked, token, _greeting = conversation_start(business=shop)
+        take(token, STEPS[0])
+        take(token, STEPS[1], STEPS[2])
+        take(token, STEPS[3], text="Ana Silva, ana@example.com")
+        conversation_confirm(token=token, idempotency_key="k", card=shown_card(token))
+        handed, token, _greeting = conversation_start(business=shop)
+        take(token, STEPS[0])
+        take(token, {"action": "escalate_to_human", "reason": "asked for a person"})
+        states = dict(Conversation.objects.values_list("pk", "state"))
+        assert states[booked.pk] == "confirmed"
+
+        # When the recording and its backfill are migrated in
+        migrate(RECORDING)
+        assert not ConversationStageEvent.objects.exists()
+        migrate(latest())
+
+        # Then each has what can be told of its way, ending where it is
+        assert moves(quiet) == [("", "greeting", True)]
+        assert moves(booked) == [
+            ("", "greeting", True),
+            ("greeting", "service_chosen", True),
+            ("service_chosen", "slot_offered", True),
+            ("slot_offered", "slot_held", True),
+            ("slot_held", "details_collected", True),
+            ("details_collected", "confirmed", True),
+        ]
+        assert moves(handed) == [
+            ("", "greeting", True),
+            ("greeting", "service_chosen", True),
+            ("service_chosen", "escalated", True),
+        ]
+        events = ConversationStageEvent.objects.filter(conversation=booked).order_by("id")
+        times = [event.occurred_at for event in events]
+        assert times == sorted(times)
+        assert {event.business_id for event in events} == {shop.pk}
+
+        # And running it again adds nothing
+        count = ConversationStageEvent.objects.count()
+        migrate(RECORDING)
+        migrate(latest())
+        assert ConversationStageEvent.objects.count() == count
+    finally:
+        migrate(latest())
