@@ -38,6 +38,8 @@ demo: venv
 	@printf '  make run, then open  http://127.0.0.1:8000/admin/\n'
 	@printf '  username             owner\n'
 	@printf '  password             %s\n' '$(DEMO_PASSWORD)'
+	@printf '  the calendar         http://127.0.0.1:8000/admin/bookings/appointment/calendar/\n'
+	@printf '  the booking funnel   http://127.0.0.1:8000/admin/analytics/\n'
 	@printf '\nBook as a client (after make run)\n'
 	@printf '  the booking page     http://localhost:8000/b/studio-lumen/\n'
 	@printf '  embedded on a site   http://127.0.0.1:8000/embed-example/\n'

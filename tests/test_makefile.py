@@ -15,6 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from django.urls import reverse
 
 ROOT = Path(__file__).resolve().parent.parent
 MAKE = shutil.which("make") or "make"
@@ -81,11 +82,14 @@ def test_make_demo_ends_with_a_stable_sign_in_and_the_booking_page(venv):
 
     seed = next(line for line in planned if "manage.py seed_demo" in line)
     assert seed.endswith("seed_demo --password 'studio-lumen-demo'")
-    sign_in, book = planned[-7:-3], planned[-3:]
+    sign_in, book = planned[-9:-3], planned[-3:]
     assert "Sign in to the owner" in sign_in[0]
     assert "http://127.0.0.1:8000/admin/" in sign_in[1]
     assert "owner" in sign_in[2]
     assert sign_in[3].endswith("'studio-lumen-demo'")
+    # The owner's two new places, at the addresses the dashboard serves them
+    assert f"http://127.0.0.1:8000{reverse('admin:bookings_appointment_calendar')}" in sign_in[4]
+    assert f"http://127.0.0.1:8000{reverse('admin:analytics')}" in sign_in[5]
     assert "Book as a client" in book[0]
     assert "http://localhost:8000/b/studio-lumen/" in book[1]
     assert "http://127.0.0.1:8000/embed-example/" in book[2]
