@@ -147,20 +147,19 @@ def funnel(scope: Scope) -> Funnel:
     """One query on PostgreSQL — the counts per step and the median time to a confirmed
     booking, over the same rows; two elsewhere (the median from the ordered times)."""
     per_conversation = _per_conversation(scope)
-    counts = {
+    counts: dict[str, Aggregate] = {
         f"step_{rank}": Count("conversation_id", filter=Q(furthest__gte=rank))
         for rank in range(len(STEPS))
     }
-    if connection.vendor == "postgresql":
-        found = per_conversation.aggregate(
-            **counts, median=Median("took", output_field=DurationField())
-        )
+    # SQLite has no PERCENTILE_CONT: there the median is asked for separately.
+    on_postgresql = connection.vendor == "postgresql"
+    if on_postgresql:
+        counts["median"] = Median("took", output_field=DurationField())
+    found = per_conversation.aggregate(**counts)
+    reached = tuple(found[f"step_{rank}"] for rank in range(len(STEPS)))
+    if on_postgresql:
         median = found["median"]
     else:
-        found = per_conversation.aggregate(**counts)
-        median = None
-    reached = tuple(found[f"step_{rank}"] for rank in range(len(STEPS)))
-    if connection.vendor != "postgresql":
         median = _median_to_confirmed(per_conversation, reached[-1])
     return Funnel(reached, median)
 
@@ -324,6 +323,7 @@ def activity(scope: Scope) -> Activity:
     )
     offer = Q(action="offer_price")
     logged = AuditEntry.objects.filter(
+        business_id__in=scope.business_ids,
         created_at__gte=scope.start,
         created_at__lt=scope.end,
     ).aggregate(

@@ -33,6 +33,7 @@ import argparse
 import datetime as dt
 import sys
 import time
+from typing import Any
 
 import harness
 
@@ -229,7 +230,7 @@ class StatementLog:
     """An execute wrapper keeping the statements Django sends, with their parameters."""
 
     def __init__(self) -> None:
-        self.statements: list[tuple[str, object]] = []
+        self.statements: list[tuple[str, Any]] = []
 
     def __call__(self, execute, sql_text, params, many, context):
         self.statements.append((sql_text, params))
