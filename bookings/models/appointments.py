@@ -80,6 +80,8 @@ class Appointment(TimeStampedModel):
         ordering = ["-starts_at"]
         indexes = [
             models.Index(fields=["business", "starts_at"], name="appointment_by_start"),
+            # The booking funnel reads a period's bookings by when they were made.
+            models.Index(fields=["business", "created_at"], name="appointment_by_booked_at"),
             models.Index(
                 fields=["business", "occupied_from"],
                 condition=Q(status__in=OCCUPYING_STATUSES),
