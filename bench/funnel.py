@@ -215,17 +215,6 @@ def build_world(args: argparse.Namespace):
     return business
 
 
-class StatementCount:
-    """An execute wrapper counting the statements Django sends."""
-
-    def __init__(self) -> None:
-        self.statements = 0
-
-    def __call__(self, execute, sql_text, params, many, context):
-        self.statements += 1
-        return execute(sql_text, params, many, context)
-
-
 class StatementLog:
     """An execute wrapper keeping the statements Django sends, with their parameters."""
 
@@ -311,7 +300,7 @@ def main(argv: list[str]) -> None:
     if args.explain:
         explain("default range", page, plans=args.plans)
         explain("a whole year", lambda: page(year), plans=args.plans)
-    default_queries, year_queries = StatementCount(), StatementCount()
+    default_queries, year_queries = harness.StatementCount(), harness.StatementCount()
     with connection.execute_wrapper(default_queries):
         page()
     with connection.execute_wrapper(year_queries):

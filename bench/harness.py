@@ -432,3 +432,14 @@ def median(values: list[float]) -> float:
 def summary(**values) -> str:
     """The benchmark's last line: key=value pairs, in the order given."""
     return " ".join(f"{key}={value}" for key, value in values.items())
+
+
+class StatementCount:
+    """An execute wrapper counting the statements Django sends."""
+
+    def __init__(self) -> None:
+        self.statements = 0
+
+    def __call__(self, execute, sql_text, params, many, context):
+        self.statements += 1
+        return execute(sql_text, params, many, context)
