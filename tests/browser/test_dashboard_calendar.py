@@ -99,7 +99,7 @@ def test_an_owner_sees_visits_in_their_lanes_opens_one_and_marks_a_past_one(page
     ana.click()
     expect(page).to_have_url(re.compile(r"/admin/bookings/appointment/\d+/change/$"))
     expect(page.locator("#content h1, #content h2").first).to_be_visible()
-    expect(page.get_by_role("link", name="Calendar")).to_be_visible()
+    expect(page.get_by_role("link", name="Calendar", exact=True)).to_be_visible()
 
     open_calendar(page, site, local_day(salon, -1))
     page.get_by_role("button", name="Attended: Carla Dias").click()
