@@ -335,13 +335,6 @@ class ConversationStageEvent(models.Model):
         indexes = [
             models.Index(fields=["business", "occurred_at"], name="stage_event_by_business"),
             models.Index(fields=["conversation", "occurred_at"], name="stage_event_by_conv"),
-            # The starts of one business's conversations in a period: every figure of the
-            # funnel begins with them (analytics.queries).
-            models.Index(
-                fields=["business", "occurred_at"],
-                condition=Q(previous_stage=""),
-                name="stage_event_started",
-            ),
         ]
         constraints = [
             models.CheckConstraint(
@@ -361,3 +354,65 @@ class ConversationStageEvent(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValidationError("Stage events are append-only; events are never deleted.")
+
+
+class ConversationReach(models.Model):
+    """How far one conversation got, kept up to date by the database from its stage events
+    (agent/migrations/0014): a trigger on every event inserted raises ``furthest`` and sets
+    the start and the first confirmation — so the funnel of a period reads one short row per
+    conversation instead of grouping every event again. Derived, never written by the
+    application: the events stay the record; this is their running summary."""
+
+    business_path = "business"
+
+    conversation = models.OneToOneField(
+        Conversation, on_delete=models.CASCADE, primary_key=True, related_name="reach"
+    )
+    business = models.ForeignKey(Business, on_delete=models.PROTECT, related_name="+")
+    started_at = models.DateTimeField(null=True, help_text="Empty: its start was never recorded.")
+    # The rank in the funnel's steps (agent.conversation.stage_backfill.STEPS) of the furthest
+    # step reached; -1 when only stages outside the steps were (escalated before a greeting).
+    furthest = models.SmallIntegerField()
+    confirmed_at = models.DateTimeField(null=True, help_text="Its first confirmation.")
+
+    class Meta:
+        # Only columns that never change once set are indexed: a move then rewrites the row in
+        # its own page (a "HOT" update) without touching the index.
+        indexes = [models.Index(fields=["business", "started_at"], name="reach_by_start")]
+
+    def __str__(self) -> str:
+        return f"conversation {self.conversation_id}: step {self.furthest}"
+
+
+class ConversationServiceAsked(models.Model):
+    """A service a conversation was about at some step (one row per pair, however many steps),
+    kept by the same trigger as its reach, with the conversation's business and start copied
+    so a period's demand per service is read from one index."""
+
+    business_path = "business"
+
+    reach = models.ForeignKey(
+        ConversationReach,
+        on_delete=models.CASCADE,
+        db_column="conversation_id",
+        related_name="services_asked",
+    )
+    # As on the events: no database constraint, a deleted service is still counted as asked.
+    service = models.ForeignKey(
+        Service, on_delete=models.DO_NOTHING, db_constraint=False, related_name="+"
+    )
+    business = models.ForeignKey(Business, on_delete=models.PROTECT, related_name="+")
+    started_at = models.DateTimeField(null=True, help_text="The conversation's start.")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["reach", "service"], name="service_asked_once"),
+        ]
+        indexes = [
+            models.Index(
+                fields=["business", "started_at", "service"], name="service_asked_by_start"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"conversation {self.reach_id} asked about service {self.service_id}"

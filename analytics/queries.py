@@ -25,31 +25,35 @@ from zoneinfo import ZoneInfo
 from django.db import connection
 from django.db.models import (
     Aggregate,
-    Case,
+    BooleanField,
     Count,
     DecimalField,
     DurationField,
+    ExpressionWrapper,
     F,
     FilteredRelation,
-    IntegerField,
-    Max,
-    Min,
+    OuterRef,
     Q,
     QuerySet,
+    Subquery,
     Sum,
     Value,
-    When,
 )
 from django.db.models.functions import Coalesce, TruncWeek
 
 from agent.containment import BLOCK, EXECUTE
 from agent.conversation.stage_backfill import STEPS
-from agent.conversation.states import State
 from agent.gates import Stage
-from agent.models import AuditEntry, ConversationStageEvent
+from agent.models import (
+    AuditEntry,
+    Conversation,
+    ConversationReach,
+    ConversationServiceAsked,
+)
 from bookings.actors import PEOPLE, ActorKind
 from bookings.models import (
     Appointment,
+    AppointmentEvent,
     AppointmentEventKind,
     AppointmentStatus,
     Service,
@@ -86,54 +90,14 @@ class Funnel:
     median_to_confirmed: dt.timedelta | None  # from the start to the first confirmation
 
 
-# A stage's place in the funnel; escalated, cancelled and expired add no step.
-STEP_RANK = Case(
-    *(When(stage=stage.value, then=Value(rank)) for rank, stage in enumerate(STEPS)),
-    default=Value(-1),
-    output_field=IntegerField(),
-)
-
-
-def _started(scope: Scope) -> QuerySet:
-    """The ids of the conversations started in the period."""
-    return ConversationStageEvent.objects.filter(
+def _reached(scope: Scope) -> QuerySet:
+    """One row per conversation started in the period: how far it got and when it was first
+    confirmed — kept by the database from the stage events (agent/migrations/0014)."""
+    return ConversationReach.objects.filter(
         business_id__in=scope.business_ids,
-        previous_stage="",
-        occurred_at__gte=scope.start,
-        occurred_at__lt=scope.end,
-    ).values("conversation_id")
-
-
-def _cohort_events(scope: Scope) -> QuerySet:
-    """Every event of the conversations started in the period. None of them can be older than
-    the period's start, so the index on (business, occurred_at) narrows them before the
-    conversations are matched — rather than a scan of the whole table."""
-    return ConversationStageEvent.objects.filter(
-        business_id__in=scope.business_ids,
-        occurred_at__gte=scope.start,
-        conversation_id__in=_started(scope),
-    )
-
-
-def _per_conversation(scope: Scope) -> QuerySet:
-    """One row per conversation started in the period: its start, its furthest step and how
-    long it took to be confirmed (None: never). The events from the period's start on are
-    grouped by conversation and only the groups holding a start in the period are kept — one
-    pass over the events, where matching them to a list of started ones took two."""
-    started = Min("occurred_at", filter=Q(previous_stage=""))
-    return (
-        ConversationStageEvent.objects.filter(
-            business_id__in=scope.business_ids, occurred_at__gte=scope.start
-        )
-        .values("conversation_id")
-        .order_by()
-        .annotate(
-            started=started,
-            furthest=Max(STEP_RANK),
-            took=Min("occurred_at", filter=Q(stage=State.CONFIRMED)) - started,
-        )
-        .filter(started__lt=scope.end)
-    )
+        started_at__gte=scope.start,
+        started_at__lt=scope.end,
+    ).annotate(took=F("confirmed_at") - F("started_at"))
 
 
 class Median(Aggregate):
@@ -146,10 +110,9 @@ class Median(Aggregate):
 def funnel(scope: Scope) -> Funnel:
     """One query on PostgreSQL — the counts per step and the median time to a confirmed
     booking, over the same rows; two elsewhere (the median from the ordered times)."""
-    per_conversation = _per_conversation(scope)
+    per_conversation = _reached(scope)
     counts: dict[str, Aggregate] = {
-        f"step_{rank}": Count("conversation_id", filter=Q(furthest__gte=rank))
-        for rank in range(len(STEPS))
+        f"step_{rank}": Count("pk", filter=Q(furthest__gte=rank)) for rank in range(len(STEPS))
     }
     # SQLite has no PERCENTILE_CONT: there the median is asked for separately.
     on_postgresql = connection.vendor == "postgresql"
@@ -190,7 +153,7 @@ class ServiceDemand:
 
 def services(scope: Scope) -> list[ServiceDemand]:
     """Two grouped queries: the services with their bookings made (joined and counted per
-    service), and the conversations that asked about each (one pass over the cohort's events,
+    service), and the conversations that asked about each (the pairs the database keeps,
     grouped by service) — neither counted again per service."""
     # The period's condition in the join itself, so only the bookings made are joined.
     made = FilteredRelation(
@@ -208,11 +171,14 @@ def services(scope: Scope) -> list[ServiceDemand]:
         .values_list("pk", "name", "booked")
     )
     asked = dict(
-        _cohort_events(scope)
-        .filter(service_id__isnull=False)
+        ConversationServiceAsked.objects.filter(
+            business_id__in=scope.business_ids,
+            started_at__gte=scope.start,
+            started_at__lt=scope.end,
+        )
         .order_by()
         .values("service_id")
-        .annotate(conversations=Count("conversation_id", distinct=True))
+        .annotate(conversations=Count("pk"))
         .values_list("service_id", "conversations")
     )
     found = [ServiceDemand(name, asked.get(pk, 0), count) for pk, name, count in booked]
@@ -294,24 +260,31 @@ def _blocked_at(stage: Stage) -> Count:
     return Count("pk", filter=Q(result=BLOCK, stage=stage.value))
 
 
-def activity(scope: Scope) -> Activity:
-    """Two queries, one pass each: the bookings made in the period (their channels and their
-    discounts) and the audit log's entries of the period (its price offers and containment)."""
-    # Joined, not asked per appointment: the conversation that links it (at most one), and its
-    # one "created" history row.
-    in_chat = Q(conversation__isnull=False)
+def _bookings_made(scope: Scope) -> dict:
+    """The period's bookings by channel, with their discounts: grouped in the database by
+    whether a conversation links the booking and who made its "created" history row (a few
+    groups), then added up here. Both are looked up per booking by index — a join made the
+    planner walk every conversation that links a booking, and the whole history — and each
+    once, in the grouping (as filters of one aggregate they were looked up once per filter)."""
     discounted = Q(status__in=BOOKED, list_price__gt=F("price"))
-    made = (
+    groups = (
         _made(scope)
         .annotate(
-            created=FilteredRelation(
-                "events", condition=Q(events__kind=AppointmentEventKind.CREATED)
-            )
+            linking=Subquery(
+                Conversation.objects.filter(appointment=OuterRef("pk")).values("pk")[:1]
+            ),
+            linked=ExpressionWrapper(Q(linking__isnull=False), output_field=BooleanField()),
+            creator=Subquery(
+                AppointmentEvent.objects.filter(
+                    appointment=OuterRef("pk"), kind=AppointmentEventKind.CREATED
+                )
+                .order_by()
+                .values("actor_kind")[:1]
+            ),
         )
-        .aggregate(
-            chat=Count("pk", filter=in_chat),
-            booking_page=Count("pk", filter=~in_chat & Q(created__actor_kind=ActorKind.CLIENT)),
-            dashboard=Count("pk", filter=~in_chat & Q(created__actor_kind__in=sorted(PEOPLE))),
+        .order_by()
+        .values_list("linked", "creator")
+        .annotate(
             total=Count("pk"),
             discounted_bookings=Count("pk", filter=discounted),
             discount_given=Coalesce(
@@ -321,6 +294,34 @@ def activity(scope: Scope) -> Activity:
             ),
         )
     )
+    made = dict.fromkeys(("chat", "booking_page", "dashboard", "total", "discounted_bookings"), 0)
+    made["discount_given"] = ZERO
+    for linked, creator, total, discounted_bookings, discount_given in groups:
+        channel = _channel(linked=linked, creator=creator)
+        if channel:
+            made[channel] += total
+        made["total"] += total
+        made["discounted_bookings"] += discounted_bookings
+        made["discount_given"] += discount_given
+    return made
+
+
+def _channel(*, linked: bool, creator: str | None) -> str | None:
+    """Where a booking was made: the chat when a conversation links it, else who created it
+    (None: neither a client nor a person — another channel)."""
+    if linked:
+        return "chat"
+    if creator == ActorKind.CLIENT:
+        return "booking_page"
+    if creator in PEOPLE:
+        return "dashboard"
+    return None
+
+
+def activity(scope: Scope) -> Activity:
+    """Two queries, one pass each: the bookings made in the period (their channels and their
+    discounts) and the audit log's entries of the period (its price offers and containment)."""
+    made = _bookings_made(scope)
     offer = Q(action="offer_price")
     logged = AuditEntry.objects.filter(
         business_id__in=scope.business_ids,

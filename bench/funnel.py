@@ -6,13 +6,15 @@
 
 One salon (Europe/Lisbon, three services). ``--conversations`` conversations are inserted by
 SQL, their starts spread at random over the last ``--days`` days (PostgreSQL's ``setseed``
-makes every run the same world); the database's own trigger records each one's start, as in
-production. Each conversation gets a furthest step (15 % stop at the greeting, then 15, 10, 10,
-10 and 10 % at each later step, 30 % confirmed; a third of the bookings take a deposit) and
-one stage event per step up to it, minutes apart; every confirmed one an appointment linked to
-it (a client each, created at its confirmation, a "created" history row, a reminder sent), one
-executed audit entry per step and one blocked proposal in ten conversations. The rows' own
-``state`` column is left as inserted: the page reads only the events.
+makes every run the same world); the database's own triggers record each one's start and keep
+its reach, as in production. Each conversation gets a furthest step (15 % stop at the greeting,
+then 15, 10, 10, 10 and 10 % at each later step, 30 % confirmed; a third of the bookings take a
+deposit) and one stage event per step up to it, minutes apart; every confirmed one an
+appointment linked to it (a client each, created at its confirmation, a "created" history row,
+a reminder sent), one executed audit entry per step and one blocked proposal in ten
+conversations. Every table is filled in time order, as a live system appends its rows when
+things happen. The rows' own ``state`` column is left as inserted: the page reads only what
+the events record.
 
 Timed: GET /admin/analytics/ as the salon's owner through django.test.Client, warm (two
 untimed requests first), ``--runs`` times for the default range (the last 30 days) and for a
@@ -59,7 +61,8 @@ SELECT started, started, started, gen_random_uuid(), %(business)s, md5('bench' |
 FROM (
     SELECT n, now() - random() * make_interval(days => %(days)s) AS started
     FROM generate_series(1, %(conversations)s) AS n
-) AS planned;
+) AS planned
+ORDER BY started;
 """
 
 # Each conversation's furthest step, service and whether its booking takes a deposit.
@@ -83,7 +86,8 @@ SELECT p.id, %(business)s, p.service_id, (%(steps)s::text[])[s + 1],
        p.created_at + s * make_interval(mins => 2 + (p.id %% 7)::int),
        false
 FROM bench_plan AS p, generate_series(1, p.furthest) AS s
-WHERE NOT (s = 5 AND NOT p.deposit AND p.furthest = 6);
+WHERE NOT (s = 5 AND NOT p.deposit AND p.furthest = 6)
+ORDER BY 6;
 """
 
 AUDIT = """
@@ -97,7 +101,8 @@ FROM bench_plan AS p, generate_series(1, least(p.furthest, 4)) AS s
 UNION ALL
 SELECT %(business)s, p.id::text, '{}'::jsonb, 'refund', 'BLOCK', 'POLICY', 'over the limit', 0, 20,
        p.created_at + interval '1 minute'
-FROM bench_plan AS p WHERE p.id %% 10 = 0;
+FROM bench_plan AS p WHERE p.id %% 10 = 0
+ORDER BY 10;
 """
 
 BOOKED = """
@@ -117,14 +122,16 @@ FROM bookings_appointment AS a WHERE a.idempotency_key = 'bench-' || c.id;
 INSERT INTO bookings_appointmentevent (
     business_id, appointment_id, kind, occurred_at, actor_kind, data
 )
-SELECT business_id, id, 'created', created_at, 'client', '{}' FROM bookings_appointment;
+SELECT business_id, id, 'created', created_at, 'client', '{}' FROM bookings_appointment
+ORDER BY created_at;
 INSERT INTO reminders_reminder (
     business_id, appointment_id, kind, due_at, status, attempts, sent_at, last_error,
     created_at, updated_at
 )
 SELECT business_id, id, 'before_24h', starts_at - interval '1 day', 'sent', 1,
        starts_at - interval '1 day', '', created_at, created_at
-FROM bookings_appointment;
+FROM bookings_appointment
+ORDER BY starts_at;
 """
 
 

@@ -165,6 +165,17 @@ def test_production_processes_share_one_redis_cache_for_the_rate_limits():
     assert second.stdout.split() == ["7"]
 
 
+@pytest.mark.parametrize("settings", ["ordina.settings.production", "ordina.settings.local"])
+def test_postgresql_sessions_open_without_just_in_time_compilation(settings):
+    """Every settings module's PostgreSQL connection (the test settings' own: the connection
+    test in tests/test_database_connection.py)."""
+    code = "from django.conf import settings; print(settings.DATABASES['default']['OPTIONS'])"
+    result = run_python(settings, PRODUCTION_ENV, "-c", f"import django; django.setup(); {code}")
+
+    assert result.returncode == 0, result.stderr
+    assert "-c jit=off" in result.stdout
+
+
 def test_test_settings_refuse_a_non_postgres_database():
     result = run_manage("ordina.settings.test", {"DATABASE_URL": "sqlite:///x.sqlite3"}, "check")
 

@@ -7,6 +7,7 @@ import environ
 from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from .database import with_server_settings
 from .mail import mailer_from_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -121,7 +122,11 @@ EMBEDDED_DATABASE = BASE_DIR / "var" / "ordina.sqlite3"
 DATABASE_URL = env.str("DATABASE_URL", default="").strip()  # empty counts as unset
 if not DATABASE_URL:
     EMBEDDED_DATABASE.parent.mkdir(exist_ok=True)
-DATABASES = {"default": env.db_url_config(DATABASE_URL or f"sqlite:///{EMBEDDED_DATABASE}")}
+DATABASES = {
+    "default": with_server_settings(
+        env.db_url_config(DATABASE_URL or f"sqlite:///{EMBEDDED_DATABASE}")
+    )
+}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite has no advisory locks: every write transaction takes the database's write lock

@@ -11,6 +11,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
 from .base import env
+from .database import with_server_settings
 from .mail import mailer_from_url
 
 
@@ -36,7 +37,7 @@ MAILERS = {"default": mailer_from_url(required("EMAIL_URL"))}  # a real mailer, 
 
 # No embedded SQLite fallback: the booking guarantees (advisory locks, the exclusion
 # constraint against double booking) are PostgreSQL's.
-DATABASES = {"default": env.db_url_config(required("DATABASE_URL"))}
+DATABASES = {"default": with_server_settings(env.db_url_config(required("DATABASE_URL")))}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
     raise ImproperlyConfigured(

@@ -4,23 +4,26 @@ from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
 from .base import DATABASES, env
+from .database import with_server_settings
 from .mail import mailer_from_url
 
 SECRET_KEY = env.str("SECRET_KEY", default="ordina-test-only-not-a-secret")
 DEBUG = False
 
-DATABASES["default"] = env.db_url_config(
-    env.str("DATABASE_URL", default="") or "postgres://postgres@127.0.0.1:5432/ordina"
+DATABASES["default"] = with_server_settings(
+    env.db_url_config(
+        env.str("DATABASE_URL", default="") or "postgres://postgres@127.0.0.1:5432/ordina"
+    ),
+    # Tests wait for no disk: a commit returns before its WAL is flushed. Only a crash of the
+    # PostgreSQL server itself could lose such a commit, and no test crashes it (the crash
+    # tests kill Ordina's processes, whose committed work the server already holds either way).
+    "synchronous_commit=off",
 )
 if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
     raise ImproperlyConfigured(
         "The test suite runs on PostgreSQL; set DATABASE_URL to a postgres:// URL "
         f"(got engine {DATABASES['default']['ENGINE']!r})."
     )
-# Tests wait for no disk: a commit returns before its WAL is flushed. Only a crash of the
-# PostgreSQL server itself could lose such a commit, and no test crashes it (the crash tests
-# kill Ordina's processes, whose committed work the server already holds either way).
-DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c synchronous_commit=off"
 
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="redis://127.0.0.1:6379/15")
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast logins in tests

@@ -10,7 +10,12 @@ from agent.conversation.confirming import conversation_confirm
 from agent.conversation.turns import conversation_start, turn_take
 from agent.llm.base import Proposed
 from agent.llm.scripted import ScriptedModel
-from agent.models import Conversation, ConversationStageEvent
+from agent.models import (
+    Conversation,
+    ConversationReach,
+    ConversationServiceAsked,
+    ConversationStageEvent,
+)
 from tests.agent.conversation.chat_http import shown_card
 from tests.analytics.test_stage_events import STEPS
 
@@ -80,6 +85,13 @@ def test_old_conversations_get_the_moves_their_history_shows_once(shop):
         times = [event.occurred_at for event in events]
         assert times == sorted(times)
         assert {event.business_id for event in events} == {shop.pk}
+
+        # And their reach is summarised from the backfilled events (agent 0014), which were
+        # written before the trigger that keeps it existed
+        reach = dict(ConversationReach.objects.values_list("conversation_id", "furthest"))
+        assert reach == {quiet.pk: 0, booked.pk: 6, handed.pk: 1}
+        assert ConversationReach.objects.get(pk=booked.pk).confirmed_at == times[-1]
+        assert ConversationServiceAsked.objects.filter(reach_id=booked.pk).count() == 1
 
         # And running it again adds nothing
         count = ConversationStageEvent.objects.count()
