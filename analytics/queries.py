@@ -1,6 +1,7 @@
 """The analytics page's figures, each aggregated by the database in one query (GROUP BY, COUNT
 with FILTER, a median from ordered rows): the number of queries never depends on how many
-conversations or appointments there are, and no row is looped over here.
+conversations or appointments there are, and no row is looped over here (only the few groups
+of a grouped query are added up).
 
 Every query is narrowed to ``Scope.business_ids`` — the businesses the caller may read, decided
 by the view — and to the period's instants. Nothing here writes.
@@ -294,7 +295,9 @@ def _bookings_made(scope: Scope) -> dict:
             ),
         )
     )
-    made = dict.fromkeys(("chat", "booking_page", "dashboard", "total", "discounted_bookings"), 0)
+    made: dict[str, int | Decimal] = dict.fromkeys(
+        ("chat", "booking_page", "dashboard", "total", "discounted_bookings"), 0
+    )
     made["discount_given"] = ZERO
     for linked, creator, total, discounted_bookings, discount_given in groups:
         channel = _channel(linked=linked, creator=creator)
