@@ -306,7 +306,7 @@ class ConversationMessageApi(PublicApi):
         except ConversationNotFound:
             raise NotFound() from None
         except TurnInProgress:
-            return _in_progress()
+            return in_progress()
         return Response(_turn(result))
 
 
@@ -371,7 +371,7 @@ class ConversationConfirmApi(PublicApi):
         except ConversationNotFound:
             raise NotFound() from None
         except TurnInProgress:
-            return _in_progress()
+            return in_progress()
         except AlreadyBooked:
             return conflict("already_booked", "This conversation's booking is already made.")
         except ConversationClosed:
@@ -405,7 +405,7 @@ class ClientActionApi(PublicApi):
         except ConversationNotFound:
             raise NotFound() from None
         except TurnInProgress:
-            return _in_progress()
+            return in_progress()
         except ConversationClosed:
             return conflict(
                 "conversation_closed",
@@ -582,7 +582,7 @@ def _slots(result: TurnResult, starts: list[dt.datetime]) -> list[dict[str, str]
     ]
 
 
-def _in_progress() -> Response:
+def in_progress() -> Response:
     response = conflict(
         "turn_in_progress", "The previous message is still being answered; send again shortly."
     )

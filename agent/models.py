@@ -12,7 +12,7 @@ from django.db.models import F, Q
 
 from agent.actions import MENU, NEVER_GRANTED
 from agent.conversation.states import State
-from bookings.models import Appointment, Business, Service
+from bookings.models import Appointment, Business, Client, Service
 from bookings.models.base import TimeStampedModel, money_field
 
 STATE_CHOICES = [(state.value, state.value.replace("_", " ")) for state in State]
@@ -189,6 +189,12 @@ class Conversation(TimeStampedModel):
     negotiation_ask = money_field("current ask", null=True, blank=True)
     agreed_price = money_field("agreed price", null=True, blank=True)
     negotiation_slot = models.DateTimeField(null=True, blank=True)
+    # The business's client this conversation proved to be (a one-time code sent to the email
+    # on file, agent.verification): only then may it be told of their bookings.
+    verified_client = models.ForeignKey(
+        Client, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    verified_at = models.DateTimeField(null=True, blank=True)
     turns = models.PositiveIntegerField(default=0)
     # Loop breaker: consecutive turns in which every proposal was blocked. Reset by a turn
     # that executes something; at its limit a human takes over. (A model that fails is retried
@@ -416,3 +422,41 @@ class ConversationServiceAsked(models.Model):
 
     def __str__(self) -> str:
         return f"conversation {self.reach_id} asked about service {self.service_id}"
+
+
+class ClientVerification(models.Model):
+    """A one-time code a conversation asked for, to prove it is one of the business's clients
+    (agent.verification). Only the code's digest is kept. A row is written even when no client
+    has the address given — no code is sent then, and no code matches — so the answer, the
+    limits and the record are the same whether the address is on file or not."""
+
+    business_path = "business"
+
+    conversation = models.ForeignKey(
+        Conversation, on_delete=models.CASCADE, related_name="verifications"
+    )
+    business = models.ForeignKey(Business, on_delete=models.CASCADE, related_name="+")
+    client = models.ForeignKey(
+        Client,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Empty: no client of the business has that address (no code was sent).",
+    )
+    email = models.EmailField(help_text="The address the conversation gave.")
+    digest = models.CharField(max_length=64, editable=False)
+    salt = models.CharField(max_length=32, editable=False)
+    expires_at = models.DateTimeField()
+    attempts = models.PositiveSmallIntegerField(default=0)
+    verified_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["conversation", "created_at"], name="verification_by_conv"),
+        ]
+
+    def __str__(self) -> str:
+        return f"code for {self.email}"

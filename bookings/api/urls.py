@@ -11,6 +11,7 @@ from agent.api import (
     ConversationReadApi,
     ConversationStartApi,
 )
+from agent.verification.api import ConversationVerificationApi, ConversationVerificationCheckApi
 
 from .appointments import AppointmentCreateApi
 from .availability import AvailabilityApi
@@ -64,6 +65,16 @@ urlpatterns = [
         "conversations/<str:token>/details/",
         ConversationDetailsApi.as_view(),
         name="conversation-details",
+    ),
+    path(
+        "conversations/<str:token>/verification/",
+        ConversationVerificationApi.as_view(),
+        name="conversation-verification",
+    ),
+    path(
+        "conversations/<str:token>/verification/check/",
+        ConversationVerificationCheckApi.as_view(),
+        name="conversation-verification-check",
     ),
     re_path(r"", not_found),
 ]

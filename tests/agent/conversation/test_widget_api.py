@@ -47,6 +47,11 @@ OPERATIONS = {
     "conversation_pick": ("/api/v1/conversations/{token}/pick/", "post"),
     "conversation_hold": ("/api/v1/conversations/{token}/hold/", "post"),
     "conversation_details": ("/api/v1/conversations/{token}/details/", "post"),
+    "conversation_verification_start": ("/api/v1/conversations/{token}/verification/", "post"),
+    "conversation_verification_check": (
+        "/api/v1/conversations/{token}/verification/check/",
+        "post",
+    ),
 }
 
 

@@ -23,6 +23,8 @@ API_OPERATIONS = {
     ("/api/v1/conversations/{token}/pick/", "post"),
     ("/api/v1/conversations/{token}/hold/", "post"),
     ("/api/v1/conversations/{token}/details/", "post"),
+    ("/api/v1/conversations/{token}/verification/", "post"),
+    ("/api/v1/conversations/{token}/verification/check/", "post"),
 }
 
 
