@@ -26,6 +26,10 @@ Decisions worth knowing:
   where internal words like "api" hide).
 - What the core itself said this turn (its refusals, in the client's words) is never removed.
 
+Languages: English and Spanish (``vocabulary_es``, ``dates_es``), each guard's tests run in
+both. A guard with no word table for the reply's language drops every sentence but the core's
+own (``reading.unreadable``): a claim in a language the guards cannot read never passes.
+
 Known limits (deliberate):
 - Over-eager by design: a true sentence in words the status guard does not know, or a denial
   or question about a state, is replaced by the core's narration (the client still reads

@@ -4,13 +4,19 @@ status guard (``agent.guards.status``), which fails closed.
 
 Each guard believes only the ledger: a record the core reported this turn, never the draft's
 confidence (the "Confirm" incident: a client typed "Confirm" and the model claimed a booking).
+
+Their word lists are per language (English, Spanish; Spanish is matched on the plain sentence,
+accents dropped). Payment talk in a language without a list fails closed: every sentence that
+is not the core's goes until the payment stage.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from agent.guards.ledger import GuardResult, Rewrite, TurnFacts
+from agent.guards.reading import language_of, plain, unreadable
 from agent.guards.sentences import drop_sentences, human_list, join_sentences, sentences
 
 # --------------------------------------------------------------------------- (5) missing fields
@@ -55,10 +61,27 @@ _NOT_A_CLAIM = re.compile(
 )
 _EMPHASIS = re.compile(r"\b(once again|yet again|again)\b", re.IGNORECASE)
 _CLAIM_WINDOW_WORDS = 4
+# The same in Spanish, on the plain sentence: "confirmada", "le he reservado", "todo listo",
+# "nos vemos el jueves"; not after "no", "cuando", "si", "hasta que", "en cuanto", nor a
+# future or a modal with "ser"/"estar"/"quedar" ("quedará confirmada", "puede estar reservada").
+_BOOKING_CLAIM_ES = re.compile(
+    r"\b(confirmad[ao]s?|reservad[ao]s?|agendad[ao]s?|programad[ao]s?|apuntad[ao]s?|"
+    r"todo listo|ya esta hecho|nos vemos)\b"
+)
+_NOT_A_CLAIM_ES = re.compile(
+    r"\b(no|nada|nunca|cuando|si|hasta que|antes de|despues de|una vez|en cuanto|pendiente|"
+    r"espero|sera|seria|estara|estaria|quedara|quedaria|va a|puede|podria|debe|tiene que)\b"
+)
 
 
-def is_booking_claim(sentence: str) -> bool:
-    """The sentence says a booking is made."""
+def is_booking_claim(sentence: str, language: str = "en") -> bool:
+    """The sentence says a booking is made (read in ``language``; English if it has no list)."""
+    if language == "es":
+        text = plain(sentence)
+        return any(
+            not _NOT_A_CLAIM_ES.search(" ".join(text[: m.start()].split()[-_CLAIM_WINDOW_WORDS:]))
+            for m in _BOOKING_CLAIM_ES.finditer(text)
+        )
     for match in _BOOKING_CLAIM.finditer(sentence):
         before = _EMPHASIS.sub("", sentence[: match.start()]).split()[-_CLAIM_WINDOW_WORDS:]
         if not _NOT_A_CLAIM.search(" ".join(before)):
@@ -73,25 +96,38 @@ _PAYMENT_TALK = re.compile(
     r"(credit|debit|bank) card|card (details|number)|stripe|pay(ment)? link)\b",
     re.IGNORECASE,
 )
+# On the plain sentence. English payment words count in a Spanish reply too ("Stripe", "checkout").
+_PAYMENT_TALK_ES = re.compile(
+    r"\b(deposito|depositos|senal|pago|pagos|pagar|pague|pagarlo|pagarla|prepago|abonar|abono|"
+    r"cobro|cobrar|factura|tarjeta de (credito|debito)|tarjeta bancaria|"
+    r"(datos|numero) de (la |su )?tarjeta|enlace de pago|stripe|checkout)\b"
+)
+_PAYMENT_TALK_BY_LANGUAGE = {"en": (_PAYMENT_TALK,), "es": (_PAYMENT_TALK_ES, _PAYMENT_TALK)}
 
 
 def payment_talk_guard(reply: str, facts: TurnFacts) -> GuardResult:
     """Payment is mentioned only once the core has asked for it; before that, the next step."""
     if facts.payment_requested or facts.payment_verified:
         return GuardResult(reply)
-    result = drop_sentences(
-        reply,
-        facts,
-        "payment_talk",
-        lambda s: (
-            "payment talk before the payment stage"
-            if _PAYMENT_TALK.search(s) and not facts.quotes_knowledge(s)
-            else None
-        ),
-    )
+    patterns = _PAYMENT_TALK_BY_LANGUAGE.get(language_of(facts))
+    offending = unreadable(facts, "payment") if patterns is None else _talk(patterns, facts)
+    result = drop_sentences(reply, facts, "payment_talk", offending)
     if not result.rewrites:
         return result
     next_step = facts.next_step_text()
     if next_step in result.text:
         return result
     return GuardResult(join_sentences([result.text, next_step]), result.rewrites)
+
+
+def _talk(patterns: tuple[re.Pattern[str], ...], facts: TurnFacts) -> Callable[[str], str | None]:
+    """Why a sentence is payment talk (None: it is not, or it quotes the business)."""
+
+    def reason(sentence: str) -> str | None:
+        if any(p.search(plain(sentence)) for p in patterns) and not facts.quotes_knowledge(
+            sentence
+        ):
+            return "payment talk before the payment stage"
+        return None
+
+    return reason

@@ -1,9 +1,12 @@
 """Dates and times: only those the core handed over this turn; with none, none at all.
 
-Regexes find English mentions and check each against the handed-over moments in the business's
-zone; dateparser.search adds other languages and phrasings, keeping only hits with a digit that
-are neither amounts nor durations (its bare-word hits, "We" or "now", are noise).
+Regexes find English and Spanish mentions (the Spanish words are ``agent.guards.dates_es``) and
+check each against the handed-over moments in the business's zone; dateparser.search adds
+other phrasings, keeping only hits with a digit that are neither amounts nor durations (its
+bare-word hits, "We" or "now", are noise).
 Weekday names are dates: "We are open Monday to Friday" needs a Monday and a Friday handed over.
+A language without patterns here fails closed: the guard cannot tell a date from any other
+word there, so every sentence that is not the core's goes.
 """
 
 from __future__ import annotations
@@ -14,10 +17,12 @@ from datetime import date, datetime, timedelta
 
 import dateparser.search
 
+from agent.guards import dates_es as es
 from agent.guards.claims import is_booking_claim
 from agent.guards.ledger import GuardResult, TurnFacts
 from agent.guards.links import LINK
 from agent.guards.prices import AMOUNT
+from agent.guards.reading import language_of, plain, unreadable
 from agent.guards.sentences import drop_sentences
 
 # --------------------------------------------------------------------------- (2) dates and times
@@ -108,23 +113,45 @@ _DATE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(r"(?<!good )\b(?P<part>mornings?|afternoons?|evenings?)\b", re.IGNORECASE),
     ),
 ]
-_PARTS_OF_DAY = {"morning": range(5, 12), "afternoon": range(12, 17), "evening": range(17, 23)}
+_PARTS_OF_DAY = {
+    "morning": range(5, 12),
+    "afternoon": range(12, 17),
+    "evening": range(17, 23),
+    **es.PARTS_OF_DAY,
+}
 # "12 years of experience" is a duration, which dateparser reads as a date "12 years ago".
 _DURATION = re.compile(
-    r"\b(years?|months?|weeks?|days?|hours?|minutes?|mins?|people|persons?|guests?)\b",
+    r"\b(years?|months?|weeks?|days?|hours?|minutes?|mins?|people|persons?|guests?"
+    r"|a[nñ]os?|mes|meses|semanas?|d[ií]as?|horas?|minutos?|personas?)\b",
     re.IGNORECASE,
 )
 # A number with its unit ("45 minutes", "2 people"): any dateparser hit in it names the unit.
 _COUNTED = re.compile(r"\b\d+(?:[.,]\d+)?\s*(?:-\s*\d+\s*)?" + _DURATION.pattern, re.IGNORECASE)
-_PRICE_NEAR = re.compile(r"[$€£]|\b(usd|eur|gbp|chf|dollars?|euros?|pounds?)\b", re.IGNORECASE)
+_PRICE_NEAR = re.compile(
+    r"[$€£]|\b(usd|eur|gbp|chf|dollars?|euros?|pounds?|d[oó]lar(?:es)?|libras?)\b", re.IGNORECASE
+)
+
+_SHARED = {"clock", "ampm", "dotted_clock", "numeric"}
+# Per language, the patterns that find its mentions: clock readings and numeric dates are
+# shared; words are the language's own.
+_PATTERNS_BY_LANGUAGE = {
+    "en": _DATE_PATTERNS,
+    "es": [(k, p) for k, p in _DATE_PATTERNS if k in _SHARED] + es.PATTERNS,
+}
 
 
 def _month_number(word: str) -> int:
+    if plain(word) in es.MONTHS:
+        return es.MONTHS[plain(word)]
     prefix = word.lower()[:3]
     return next(i for i, name in enumerate(_MONTHS, start=1) if name.startswith(prefix))
 
 
 def _weekday_number(word: str) -> int:
+    name = plain(word)
+    name = name if name in es.WEEKDAYS else name.removesuffix("s")  # "sábados", not "lunes"
+    if name in es.WEEKDAYS:
+        return es.WEEKDAYS[name]
     prefix = word.lower()[:3]
     return next(i for i, name in enumerate(_WEEKDAYS) if name.startswith(prefix))
 
@@ -147,13 +174,16 @@ def _mention_supported(kind: str, match: re.Match[str], facts: TurnFacts) -> boo
         return any(
             (hour, 0) in times for hour in _hours(int(match["h"]), match.groupdict().get("ampm"))
         )
+    if kind == "hour_es":
+        return bool(es.spoken_hour(match) & times)
     if kind == "noon":
-        return (0 if match["word"].lower() == "midnight" else 12, 0) in times
+        return (0 if plain(match["word"]) in {"midnight", "medianoche"} else 12, 0) in times
     if kind == "weekday":
         return _weekday_number(match["weekday"]) in {day.weekday() for day in days}
     if kind == "month_day":
-        month = _month_number(match["month"] or match["month2"])
-        day = int(match["day"] or match["day2"])
+        groups = match.groupdict()
+        month = _month_number(groups.get("month") or match["month2"])
+        day = int(groups.get("day") or match["day2"])
         return (month, day) in {(d.month, d.day) for d in days}
     if kind == "numeric":
         if match["y"]:
@@ -163,16 +193,18 @@ def _mention_supported(kind: str, match: re.Match[str], facts: TurnFacts) -> boo
             candidates = {(a, b), (b, a)}  # day/month or month/day: either may be meant
         return bool(candidates & {(d.month, d.day) for d in days})
     if kind == "relative":
-        return _relative_supported(match["rel"].lower(), facts.today, local)
+        rel = " ".join(plain(match["rel"]).split())
+        return _relative_supported(es.RELATIVE.get(rel, rel), facts.today, local)
     if kind == "offset":
         # Days from today can be checked; hours from "now" cannot (the core hands over no now).
-        unit = (match["unit"] or match["unit2"]).lower()
-        if facts.today is None or not unit.startswith(("day", "week")):
+        unit = plain(match["unit"] or match.groupdict().get("unit2") or "")
+        if facts.today is None or not unit.startswith(("day", "week", "dia", "semana")):
             return False
-        count = int(match["n"] or match["n2"]) * (7 if unit.startswith("week") else 1)
+        weeks = unit.startswith(("week", "semana"))
+        count = int(match["n"] or match.groupdict().get("n2") or 0) * (7 if weeks else 1)
         return facts.today + timedelta(days=count) in days
     if kind == "part_of_day":
-        part = match["part"].lower().rstrip("s")
+        part = plain(match["part"]).rstrip("s")
         return any(moment.hour in _PARTS_OF_DAY[part] for moment in local)
     return False
 
@@ -209,7 +241,7 @@ def _regex_date_problem(sentence: str, facts: TurnFacts) -> tuple[str | None, st
     # Amounts and durations are never dates (dateparser's hits in them are discarded below);
     # blanked with spaces of the same length, so the regexes' spans still line up.
     rest = _COUNTED.sub(_blank, AMOUNT.sub(_blank, sentence))
-    for kind, pattern in _DATE_PATTERNS:
+    for kind, pattern in _PATTERNS_BY_LANGUAGE[language_of(facts)]:
         for match in pattern.finditer(sentence):
             if kind in {"at_hour", "numeric", "dotted_clock"} and _price_adjacent(sentence, match):
                 continue
@@ -257,10 +289,12 @@ def _parser_date_problem(sentence: str, facts: TurnFacts) -> str | None:
 def dates_guard(reply: str, facts: TurnFacts) -> GuardResult:
     """Only the dates and times the core handed over this turn; with none, none at all. A
     sentence claiming the booking may name only the booked time, not any offered one."""
+    if language_of(facts) not in _PATTERNS_BY_LANGUAGE:
+        return drop_sentences(reply, facts, "dates", unreadable(facts, "date"))
     booked = replace(facts, datetimes=(facts.booked_at,)) if facts.booked_at else facts
 
     def problem(sentence: str) -> str | None:
-        ledger = booked if is_booking_claim(sentence) else facts
+        ledger = booked if is_booking_claim(sentence, language_of(facts)) else facts
         return _problem(sentence, ledger)
 
     return drop_sentences(reply, facts, "dates", problem)
@@ -272,6 +306,8 @@ def date_problem(sentence: str, facts: TurnFacts) -> str | None:
 
 
 def _problem(sentence: str, facts: TurnFacts) -> str | None:
+    if language_of(facts) not in _PATTERNS_BY_LANGUAGE:
+        return f"no date words for the language {facts.language!r}: nothing is vouched for"
     # The links left are the core's (the links guard ran first); their digits are no dates.
     sentence = LINK.sub(lambda link: " " * len(link[0]), sentence)
     found, rest = _regex_date_problem(sentence, facts)

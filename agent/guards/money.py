@@ -1,4 +1,5 @@
 """Money as a reply writes it with a currency marker ("$85", "85 EUR", "85 euros", "€ 44,50"),
+in English or Spanish ("30 dólares", "30,50 €": a comma before two digits is a decimal comma),
 and as the core's figures are written back to the client ("€45.00")."""
 
 from __future__ import annotations
@@ -20,14 +21,21 @@ CODE_WORDS = {
     "pound": "GBP",
     "pounds": "GBP",
     "chf": "CHF",
+    "dolar": "USD",
+    "dolares": "USD",
+    "dólar": "USD",
+    "dólares": "USD",
+    "libra": "GBP",
+    "libras": "GBP",
 }
 # A currency marker on its own: a symbol, an ISO code, or a currency's name.
-MARKER = r"[$€£]|\b(?:USD|EUR|GBP|CHF|dollars?|euros?|pounds?)\b"
+_NAMES = r"dollars?|euros?|pounds?|d[oó]lar(?:es)?|libras?"
+MARKER = rf"[$€£]|\b(?:USD|EUR|GBP|CHF|{_NAMES})\b"
 _NUMBER = r"\d{1,3}(?:[,\u202f ]\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
 AMOUNT = re.compile(
     rf"(?P<sym>[$€£])\s?(?P<n1>{_NUMBER})"
     rf"|(?P<code1>USD|EUR|GBP|CHF)\s?(?P<n2>{_NUMBER})"
-    rf"|(?P<n3>{_NUMBER})\s?(?:(?P<sym2>[$€£])|(?P<code2>USD|EUR|GBP|CHF|dollars?|euros?|pounds?)\b)",
+    rf"|(?P<n3>{_NUMBER})\s?(?:(?P<sym2>[$€£])|(?P<code2>USD|EUR|GBP|CHF|{_NAMES})\b)",
     re.IGNORECASE,
 )
 

@@ -13,6 +13,9 @@ sentence about money that moved or is due (a deposit, a payment, a refund) keeps
 amounts for those and is dropped for any other: a payment claim is never dressed in the
 negotiated price. A discount claim ("20% off", "half price", "€10 off the list price") stands only
 when the list price less the core's figure is that discount; any other is replaced by the figure.
+The wide reading (number words, price words, acceptances) is English only: while negotiating in
+another language, a plain "lo dejo en 40" could not be told from a count, so every sentence that
+is not the core's goes (fails closed); the core's next step carries its figure.
 Known limits (deliberate, over-eager): a count next to an acceptance ("3 is fine") reads as a
 price and is rewritten; a clock-like "20.00" reads as a time and is left to the dates guard; a
 small number followed by "instead" in a sentence naming no money reads as a time.
@@ -24,6 +27,7 @@ import re
 
 from agent.guards.ledger import GuardResult, Price, Rewrite, TurnFacts
 from agent.guards.money import AMOUNT, amount_of, format_price
+from agent.guards.reading import language_of, unreadable
 from agent.guards.sentences import drop_sentences, join_sentences, sentences
 from agent.guards.stated_amounts import DiscountClaim, Stated, discount_claims, stated_amounts
 
@@ -38,6 +42,8 @@ def prices_guard(reply: str, facts: TurnFacts) -> GuardResult:
     """Every amount stated is one the core computed; otherwise corrected, or dropped. What the
     core itself said (a refund refusal naming what is left) is never touched."""
     if facts.negotiation is not None:
+        if language_of(facts) not in READS_STATED_AMOUNTS:
+            return drop_sentences(reply, facts, "prices", unreadable(facts, "amount"))
         return _negotiated(reply, facts, facts.negotiation)
     wrong = [
         match
@@ -81,6 +87,8 @@ def _core_said_spans(reply: str, facts: TurnFacts) -> list[tuple[int, int]]:
 
 # -------------------------------------------------------------------- while negotiating
 
+# The languages ``stated_amounts`` reads amounts in without a currency marker.
+READS_STATED_AMOUNTS = frozenset({"en"})
 NOT_THE_FIGURE = "amount other than the core's figure in a negotiation"
 MONEY_MOVED_AMOUNT = "payment or refund named with an amount the core did not compute"
 UNBACKED_DISCOUNT = "discount the core did not give"

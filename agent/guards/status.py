@@ -21,7 +21,8 @@ new — it fails. So each sentence of a draft is one of:
 When anything is dropped, the client reads what is true instead: the core's own narration of
 the turn, after one sentence denying each dropped kind of claim that the client asked about
 ("is it booked?" — "Nothing is booked yet."; a claim about what they never asked needs no
-denial: they never saw it). Pure.
+denial: they never saw it). The denial is said in the turn's language; a language without
+denials in ``_DENIED`` gets the narration alone. Pure.
 """
 
 from __future__ import annotations
@@ -33,36 +34,46 @@ from agent.guards.dates import date_problem
 from agent.guards.ledger import GuardResult, Rewrite, TurnFacts
 from agent.guards.links import LINK
 from agent.guards.prices import AMOUNT, amount_of
+from agent.guards.reading import language_of, plain, words_of
 from agent.guards.sentences import join_sentences, sentences
-from agent.guards.vocabulary import (
-    THING_TOPICS,
-    VOCABULARIES,
-    Vocabulary,
-    lemma,
-    plain,
-    words_of,
-)
+from agent.guards.vocabulary import THING_TOPICS, VOCABULARIES, Vocabulary
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-_NEGATION = re.compile(r"n't\b|\b(?:not|no|nothing|never|none|nobody|yet)\b")
 
-# What is true instead of each kind of claim the ledger denies.
+# What is true instead of each kind of claim the ledger denies, per language.
 _DENIED = {
-    "booking": "nothing is booked yet",
-    "hold": "no time is being held for you",
-    "payment": "I can't see a completed payment yet",
-    "refund": "no refund has been made",
-    "cancel": "nothing has been cancelled",
-    "move": "nothing has been moved",
-    "message": "nothing has been sent yet",
-    "discount": "no discount has been given",
+    "en": {
+        "booking": "nothing is booked yet",
+        "hold": "no time is being held for you",
+        "payment": "I can't see a completed payment yet",
+        "refund": "no refund has been made",
+        "cancel": "nothing has been cancelled",
+        "move": "nothing has been moved",
+        "message": "nothing has been sent yet",
+        "discount": "no discount has been given",
+    },
+    "es": {
+        "booking": "todavía no hay nada reservado",
+        "hold": "no tenemos ninguna hora apartada para usted",
+        "payment": "todavía no veo ningún pago completado",
+        "refund": "no se ha hecho ningún reembolso",
+        "cancel": "no se ha cancelado nada",
+        "move": "no se ha cambiado nada",
+        "message": "todavía no se ha enviado nada",
+        "discount": "no se ha aplicado ningún descuento",
+    },
 }
-_AWAITING_DEPOSIT = "your booking is not complete until the deposit is paid"
+_AWAITING_DEPOSIT = {
+    "en": "your booking is not complete until the deposit is paid",
+    "es": "su reserva no estará completa hasta que se pague el depósito",
+}
+_AND = {"en": ", and ", "es": " y "}
 
 
 def status_guard(reply: str, facts: TurnFacts) -> GuardResult:
-    vocabulary = VOCABULARIES.get(facts.language.split("-")[0].lower())
-    known_names = _names(facts)
+    vocabulary = VOCABULARIES.get(language_of(facts))
+    denials = _DENIED.get(language_of(facts), {})
+    known_names = _names(facts, vocabulary)
     kept_before: list[str] = []
     kept: list[str] = []
     denied: list[str] = []
@@ -76,7 +87,7 @@ def status_guard(reply: str, facts: TurnFacts) -> GuardResult:
         denied.extend(
             t
             for t in topics
-            if t in _DENIED
+            if t in denials
             and t in facts.asked_topics
             and not _backed(t, facts)
             and t not in denied
@@ -88,7 +99,9 @@ def status_guard(reply: str, facts: TurnFacts) -> GuardResult:
     narration = [s for s in facts.core_narration if s not in told]
     if vocabulary is not None:
         # A state the core's own narration already speaks of is told there, in its words.
-        narrated = {t for s in narration for t in _topics(plain(s), _lemmas(s), vocabulary)}
+        narrated = {
+            t for s in narration for t in _topics(plain(s), _lemmas(s, vocabulary), vocabulary)
+        }
         denied = [topic for topic in denied if topic not in narrated]
     truth = [_denial(denied, facts)] if denied else []
     if not facts.core_narration and facts.next_step_text() not in told:
@@ -112,7 +125,7 @@ def _judged(
         if email.lower() != facts.client_email.lower():
             return f"an email address the core did not hand over: {email!r}", []
     text = _EMAIL.sub(" ", text)
-    lemmas = [lemma(word) for word in words_of(text)]
+    lemmas = _lemmas(text, vocabulary)
     topics = _topics(plain(text), lemmas, vocabulary)
     unknown = [w for w in lemmas if not vocabulary.knows(w) and w not in names]
     unknown = [w for w in unknown if not _is_state_word(w, vocabulary)]
@@ -120,7 +133,7 @@ def _judged(
         return f"words the guard cannot vouch for: {', '.join(sorted(set(unknown))[:5])}", topics
     if not topics:
         return None, []
-    if _NEGATION.search(plain(sentence)) or sentence.rstrip().endswith("?"):
+    if vocabulary.negation.search(plain(sentence)) or _is_question(sentence):
         return f"a denial or question about {'/'.join(topics)}: the core's to say", topics
     unbacked = [topic for topic in topics if not _backed(topic, facts)]
     if unbacked:
@@ -133,11 +146,16 @@ def topics_of(text: str, language: str) -> frozenset[str]:
     vocabulary = VOCABULARIES.get(language.split("-")[0].lower())
     if vocabulary is None:
         return frozenset()
-    return frozenset(_topics(plain(text), _lemmas(text), vocabulary))
+    return frozenset(_topics(plain(text), _lemmas(text, vocabulary), vocabulary))
 
 
-def _lemmas(sentence: str) -> list[str]:
-    return [lemma(word) for word in words_of(sentence)]
+def _lemmas(sentence: str, vocabulary: Vocabulary) -> list[str]:
+    return [vocabulary.read(word) for word in words_of(sentence)]
+
+
+def _is_question(sentence: str) -> bool:
+    # Spanish opens a question too ("¿Le reservo el jueves?"), wherever it ends.
+    return sentence.rstrip().endswith("?") or "¿" in sentence
 
 
 def _topics(plain_text: str, lemmas: list[str], vocabulary: Vocabulary) -> list[str]:
@@ -160,8 +178,10 @@ def _is_state_word(word: str, vocabulary: Vocabulary) -> bool:
     return vocabulary.any_state.match(word) is not None
 
 
-def _names(facts: TurnFacts) -> frozenset[str]:
-    return frozenset(lemma(word) for name in facts.names for word in words_of(name))
+def _names(facts: TurnFacts, vocabulary: Vocabulary | None) -> frozenset[str]:
+    if vocabulary is None:
+        return frozenset()
+    return frozenset(vocabulary.read(word) for name in facts.names for word in words_of(name))
 
 
 def _backed(topic: str, facts: TurnFacts) -> bool:
@@ -206,9 +226,13 @@ def _figures_problem(sentence: str, topics: list[str], facts: TurnFacts) -> str 
 
 
 def _denial(denied: list[str], facts: TurnFacts) -> str:
+    language = language_of(facts)
     clauses = [
-        _AWAITING_DEPOSIT if kind == "booking" and facts.payment_requested else _DENIED[kind]
+        _AWAITING_DEPOSIT[language]
+        if kind == "booking" and facts.payment_requested
+        else _DENIED[language][kind]
         for kind in denied
     ]
-    joined = clauses[0] if len(clauses) == 1 else ", ".join(clauses[:-1]) + ", and " + clauses[-1]
+    last = _AND[language]
+    joined = clauses[0] if len(clauses) == 1 else ", ".join(clauses[:-1]) + last + clauses[-1]
     return joined[0].upper() + joined[1:] + "."

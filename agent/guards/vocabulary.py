@@ -13,16 +13,24 @@ forms mapped ("held" → "hold", "paid" → "pay") and common endings stripped (
 "booking", "books" → "book"). A state word matches any word whose lemma starts with it, so
 "reschedul" covers rescheduled and rescheduling.
 
-Adding a language: a ``Vocabulary`` for it in ``VOCABULARIES`` (issue: Spanish). A language
-without one has no words the guard knows: every sentence with content fails closed.
+Each language reads its own words (``Vocabulary.read``): English by ``lemma``, Spanish by
+``spanish_lemma`` (``agent.guards.vocabulary_es``), whose tables the Spanish vocabulary is built
+from. Adding a language: a ``Vocabulary`` for it in ``VOCABULARIES``. A language without one has
+no words the guard knows: every sentence with content fails closed.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+
+from agent.guards import vocabulary_es as es
+
+# How a sentence is split into words is the same in every language (re-exported here with it).
+from agent.guards.reading import plain
+from agent.guards.reading import words_of as words_of
 
 # --- reading a word ------------------------------------------------------------------------
 
@@ -58,13 +66,6 @@ IRREGULAR = {
     "children": "child",
 }
 _ENDINGS = ("ations", "ation", "ings", "ing", "ments", "ment", "edly", "ed", "es", "ly", "s")
-_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*", re.UNICODE)
-
-
-def plain(text: str) -> str:
-    """Lower case, accents and apostrophes gone: how words are compared."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).replace("’", "'")
 
 
 @lru_cache(maxsize=8192)
@@ -86,11 +87,6 @@ def lemma(word: str) -> str:
     return word
 
 
-def words_of(sentence: str) -> list[str]:
-    """The sentence's words (letters only: numbers, times and amounts are other guards')."""
-    return _WORD.findall(sentence)
-
-
 # --- what a language's words are -----------------------------------------------------------
 
 
@@ -105,7 +101,13 @@ class Vocabulary:
     # The booking's things: a sentence naming one without a state word it knows speaks of
     # every state the thing could be in (it fails closed unless all are backed).
     things: dict[str, tuple[str, ...]]
-    negations: frozenset[str]
+    negations: frozenset[str]  # plain words that make a sentence a denial
+    read: Callable[[str], str] = lemma  # a word to the form ``known`` holds
+
+    @cached_property
+    def negation(self) -> re.Pattern[str]:
+        """Finds a negation in a plain sentence."""
+        return re.compile("|".join(_negation_pattern(word) for word in sorted(self.negations)))
 
     @cached_property
     def state_patterns(self) -> dict[str, re.Pattern[str]]:
@@ -139,8 +141,14 @@ def _phrase_pattern(phrase: str) -> str:
     return f"{before}{re.escape(phrase)}{after}"
 
 
-def _lemmas(text: str) -> frozenset[str]:
-    return frozenset(lemma(word) for word in text.split())
+def _negation_pattern(word: str) -> str:
+    # A contraction's "n't" sits inside its word ("isn't"): no word boundary before it.
+    before = "" if "'" in word else r"\b"
+    return rf"{before}{re.escape(word)}\b"
+
+
+def _lemmas(text: str, read: Callable[[str], str] = lemma) -> frozenset[str]:
+    return frozenset(read(word) for word in text.split())
 
 
 # Function words and the words of being polite: what any reply is made of.
@@ -232,4 +240,18 @@ ENGLISH = Vocabulary(
     negations=frozenset({"not", "no", "nothing", "never", "none", "nobody", "n't", "yet"}),
 )
 
-VOCABULARIES: dict[str, Vocabulary] = {"en": ENGLISH}
+SPANISH = Vocabulary(
+    known=_lemmas(
+        es.FUNCTION + es.SMALL_TALK + es.OFFER + " ".join(w for t in es.THINGS.values() for w in t),
+        es.spanish_lemma,
+    ),
+    states=es.STATES,
+    phrases=es.PHRASES,
+    things={
+        kind: tuple(es.spanish_lemma(word) for word in words) for kind, words in es.THINGS.items()
+    },
+    negations=es.NEGATIONS,
+    read=es.spanish_lemma,
+)
+
+VOCABULARIES: dict[str, Vocabulary] = {"en": ENGLISH, "es": SPANISH}

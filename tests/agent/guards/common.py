@@ -43,3 +43,13 @@ def facts(**overrides) -> TurnFacts:
 
 def without(guard_name: str):
     return tuple((name, guard) for name, guard in GUARDS if name != guard_name)
+
+
+# The same turn told in Spanish: the core's next step in the client's language.
+NEXT_STEPS = {"en": NEXT_STEP, "es": "¿Cuál de las dos horas le viene mejor?"}
+LANGUAGES = tuple(NEXT_STEPS)
+
+
+def facts_in(language: str, **overrides) -> TurnFacts:
+    """The usual turn (``facts``), in ``language``."""
+    return facts(**({"language": language, "next_step": NEXT_STEPS[language]} | overrides))

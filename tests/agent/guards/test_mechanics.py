@@ -12,7 +12,9 @@ from agent.guards import (
 )
 from tests.agent.guards.common import (
     NEXT_STEP,
+    NEXT_STEPS,
     facts,
+    facts_in,
 )
 
 MECHANICS = re.compile(
@@ -56,5 +58,46 @@ def test_internal_mechanics_are_rewritten_into_staff_language_or_removed(draft, 
 )
 def test_staff_language_passes_untouched(draft):
     result = internal_mechanics_guard(draft, facts())
+    assert result.text == draft
+    assert result.rewrites == []
+
+
+@pytest.mark.parametrize(
+    ("language", "draft", "expected"),
+    [
+        ("en", "Let me check the database.", "Let me check our records."),
+        ("es", "Déjeme mirar la base de datos.", "Déjeme mirar nuestros registros."),
+        ("es", "No veo ningún mensaje del sistema.", "No veo ningún aviso."),
+        ("es", "Pulse la tarjeta de confirmación.", "Pulse el botón Confirmar."),
+        ("en", "The API returned an error.", None),
+        ("es", "La API ha devuelto un error.", None),
+        ("es", "Como modelo de lenguaje, no puedo hacerlo.", None),
+        ("es", "Como IA no tengo acceso a eso.", None),
+        ("es", "Voy a usar la herramienta de reservas.", None),
+        ("es", "El sistema interno está caído.", None),
+        ("es", "Aquí tiene el JSON.", None),
+        ("es", "Lo ha confirmado el webhook.", None),
+        ("es", "Mi prompt no me deja decirlo.", None),
+        ("es", "¡Claro! Otra sesión tiene el bloqueo ahora.", "¡Claro!"),
+    ],
+)
+def test_in_each_language_internal_mechanics_are_renamed_or_removed(language, draft, expected):
+    result = internal_mechanics_guard(draft, facts_in(language))
+
+    assert result.text == (NEXT_STEPS[language] if expected is None else expected)
+    assert {rewrite.guard for rewrite in result.rewrites} == {"internal_mechanics"}
+
+
+@pytest.mark.parametrize(
+    ("language", "draft"),
+    [
+        ("en", "Let me check that for you."),
+        ("es", "Déjeme comprobarlo."),
+        ("es", "Gracias por su rápida respuesta."),
+    ],
+)
+def test_in_each_language_staff_language_passes_untouched(language, draft):
+    result = internal_mechanics_guard(draft, facts_in(language))
+
     assert result.text == draft
     assert result.rewrites == []

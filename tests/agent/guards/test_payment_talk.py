@@ -10,7 +10,9 @@ from agent.guards import (
 )
 from tests.agent.guards.common import (
     NEXT_STEP,
+    NEXT_STEPS,
     facts,
+    facts_in,
 )
 
 
@@ -47,3 +49,33 @@ def test_payment_talk_at_the_payment_stage_passes_untouched(draft):
 def test_ordinary_replies_are_not_payment_talk():
     draft = "Which service would you like? We have cuts and colour."
     assert payment_talk_guard(draft, facts()).text == draft
+
+
+@pytest.mark.parametrize(
+    ("language", "draft", "kept"),
+    [
+        ("en", "Lovely choice! A deposit of €10 is required.", "Lovely choice!"),
+        ("es", "¡Buena elección! Hace falta un depósito de 10 €.", "¡Buena elección!"),
+        ("en", "Great. Please pay now.", "Great."),
+        ("es", "Perfecto. Puede pagar con tarjeta de crédito.", "Perfecto."),
+        ("es", "Gracias. Le envío el enlace de pago.", "Gracias."),
+        ("es", "Vale. Solo pedimos una señal.", "Vale."),
+        ("es", "Genial. El abono se hace por Stripe.", "Genial."),
+    ],
+)
+def test_in_each_language_payment_talk_before_its_stage_goes(language, draft, kept):
+    result = payment_talk_guard(draft, facts_in(language))
+
+    assert result.text == f"{kept} {NEXT_STEPS[language]}"
+    assert [rewrite.guard for rewrite in result.rewrites] == ["payment_talk"]
+
+
+@pytest.mark.parametrize(
+    ("language", "draft"),
+    [
+        ("en", "Which service would you like? We have cuts and colour."),
+        ("es", "¿Qué servicio le gustaría? Tenemos corte y color."),
+    ],
+)
+def test_in_each_language_ordinary_replies_are_not_payment_talk(language, draft):
+    assert payment_talk_guard(draft, facts_in(language)).text == draft

@@ -16,9 +16,11 @@ from tests.agent.guards.common import (
     AMSTERDAM,
     BOOKING_WORDS,
     NEXT_STEP,
+    NEXT_STEPS,
     THURSDAY_14,
     THURSDAY_1630,
     facts,
+    facts_in,
 )
 
 CORE = ("Open times: Thursday 3 December at 14:00; Thursday 3 December at 16:30.", NEXT_STEP)
@@ -217,3 +219,153 @@ def test_a_claim_about_what_the_client_never_asked_is_dropped_without_a_denial()
     )
 
     assert result.text == " ".join(CORE) + " Thanks!"
+
+
+# ----------------------------------------------------------------- the same, in each language
+
+REFUNDED_12 = {
+    "refund_issued": True,
+    "refunds": (Price(Decimal("12.00"), "EUR"),),
+    "prices": (Price(Decimal("12.00"), "EUR"),),
+}
+
+
+@pytest.mark.parametrize(
+    ("language", "draft", "honest"),
+    [
+        ("en", "Your booking is confirmed!", "Nothing is booked yet."),
+        ("es", "¡Su cita está confirmada!", "Todavía no hay nada reservado."),
+        ("es", "Le hemos reservado el jueves.", "Todavía no hay nada reservado."),
+        ("en", "Payment received, thank you!", "I can't see a completed payment yet."),
+        ("es", "Hemos recibido su pago, gracias.", "Todavía no veo ningún pago completado."),
+        ("es", "Su señal ya está abonada.", "Todavía no veo ningún pago completado."),
+        ("en", "Your refund is processed.", "No refund has been made."),
+        ("es", "Su devolución está hecha.", "No se ha hecho ningún reembolso."),
+        ("en", "I've cancelled it for you.", "Nothing has been cancelled."),
+        ("es", "Le he anulado la cita.", "No se ha cancelado nada."),
+        ("en", "I moved you to Friday.", "Nothing has been moved."),
+        ("es", "Su cita ha sido trasladada.", "No se ha cambiado nada."),
+        ("en", "I'm holding Thursday at 14:00 for you.", "No time is being held for you."),
+        ("es", "Le tengo el jueves apartado.", "No tenemos ninguna hora apartada para usted."),
+        ("en", "Your visit is free today!", "No discount has been given."),
+        ("es", "Le hacemos una rebaja.", "No se ha aplicado ningún descuento."),
+        ("en", "I've sent you the details.", "Nothing has been sent yet."),
+        ("es", "Le he enviado los datos.", "Todavía no se ha enviado nada."),
+    ],
+)
+def test_in_each_language_an_unbacked_claim_is_denied_in_one_honest_sentence(
+    language, draft, honest
+):
+    result = status_guard(draft, facts_in(language))
+
+    assert result.text == f"{honest} {NEXT_STEPS[language]}"
+    assert {rewrite.guard for rewrite in result.rewrites} == {"status"}
+
+
+@pytest.mark.parametrize(
+    ("language", "draft", "record"),
+    [
+        (
+            "en",
+            "Your booking is confirmed for Thursday at 14:00.",
+            {"booking_confirmed": True, "booked_at": THURSDAY_14},
+        ),
+        (
+            "es",
+            "Su cita está confirmada para el jueves a las 14:00.",
+            {"booking_confirmed": True, "booked_at": THURSDAY_14},
+        ),
+        ("en", "Payment received, thank you!", {"payment_verified": True}),
+        ("es", "Hemos recibido su pago, gracias.", {"payment_verified": True}),
+        ("en", "I'm holding Thursday at 14:00 for you.", {"held_at": THURSDAY_14}),
+        ("es", "Le guardo el jueves a las 14:00.", {"held_at": THURSDAY_14}),
+        ("en", "Your appointment is cancelled.", {"cancelled": True}),
+        ("es", "Su cita está cancelada.", {"cancelled": True}),
+        ("en", "You have been refunded €12.00.", REFUNDED_12),
+        ("es", "Le hemos reembolsado 12,00 €.", REFUNDED_12),
+    ],
+)
+def test_in_each_language_a_claim_backed_by_its_fact_passes_untouched(language, draft, record):
+    result = guard_reply(draft, facts_in(language, **record))
+
+    assert result.text == draft
+    assert result.rewrites == []
+
+
+@pytest.mark.parametrize(
+    ("language", "other_time", "no_hold"),
+    [
+        ("en", "I'm holding Thursday at 16:30 for you.", "No time is being held for you."),
+        ("es", "Le guardo el jueves a las 16:30.", "No tenemos ninguna hora apartada para usted."),
+    ],
+)
+def test_in_each_language_a_hold_is_told_only_for_its_own_time_and_while_it_is_live(
+    language, other_time, no_hold
+):
+    held = facts_in(language, held_at=THURSDAY_14)
+
+    assert guard_reply(other_time, held).text == NEXT_STEPS[language]
+    assert status_guard(other_time, facts_in(language)).text.startswith(no_hold)
+
+
+@pytest.mark.parametrize(
+    ("language", "draft"),
+    [
+        ("en", "Nothing is booked yet."),
+        ("es", "Todavía no hay nada reservado."),
+        ("es", "Aún no está pagado."),
+        ("es", "Su cita no está confirmada."),
+        ("es", "Nunca hemos cobrado nada."),
+        ("es", "No tiene ninguna reserva."),
+        ("en", "Shall I hold Thursday at 14:00 for you?"),
+        ("es", "¿Le aparto el jueves a las 14:00?"),
+        ("es", "¿Quiere que le reserve el jueves"),  # a question, however it ends
+    ],
+)
+def test_in_each_language_denials_and_questions_about_a_state_are_the_cores(language, draft):
+    # even with every state backed: a denial or question is the core's to make
+    record = {"booking_confirmed": True, "booked_at": THURSDAY_14, "payment_verified": True}
+    given = facts_in(language, core_narration=CORE, **record)
+
+    result = status_guard(draft, given)
+
+    assert result.text.endswith(" ".join(CORE))
+    assert draft not in result.text
+    assert result.rewrites[0].reason.startswith("a denial or question")
+
+
+@pytest.mark.parametrize(
+    ("language", "draft"),
+    [
+        ("en", f"Hi Anna! {CORE[0]} {NEXT_STEP} Thanks for writing to us."),
+        ("es", "¡Hola Anna! Gracias por escribirnos. ¿Qué servicio le gustaría?"),
+        ("es", "Tenemos disponibilidad el jueves a las 14:00 o a las 16:30. ¿Cuál prefiere?"),
+    ],
+)
+def test_in_each_language_small_talk_and_offers_pass_untouched(language, draft):
+    result = status_guard(draft, facts_in(language, core_narration=CORE))
+
+    assert result.text == draft
+    assert result.rewrites == []
+
+
+@pytest.mark.parametrize(
+    ("language", "draft"),
+    [("en", "Everything is hunky-dory now."), ("es", "Todo está chachi piruli.")],
+)
+def test_in_each_language_a_word_the_guard_does_not_know_fails_closed(language, draft):
+    result = status_guard(draft, facts_in(language, core_narration=CORE))
+
+    assert result.text == " ".join(CORE)
+    assert result.rewrites[0].reason.startswith("words the guard cannot vouch for")
+
+
+def test_the_denials_are_said_in_the_clients_language_joined_as_it_joins_them():
+    draft = "Su cita está confirmada y pagada."
+
+    result = status_guard(draft, facts_in("es", payment_requested=True))
+
+    assert result.text == (
+        "Su reserva no estará completa hasta que se pague el depósito y todavía no veo ningún "
+        f"pago completado. {NEXT_STEPS['es']}"
+    )
