@@ -65,6 +65,13 @@ class ConfirmBooking(Proposal):
     card: Reference | None = None
 
 
+class ChooseAppointment(Proposal):
+    """Act on one of the verified client's own appointments at this business (a returning
+    client's: "move my Friday appointment"); its reference as the conversation lists them."""
+
+    appointment: Reference
+
+
 class RequestPayment(Proposal):
     appointment: Reference
 
@@ -131,6 +138,7 @@ MENU: dict[str, type[Proposal]] = {
     "request_confirmation": RequestConfirmation,
     "confirm_booking": ConfirmBooking,
     "request_payment": RequestPayment,
+    "choose_appointment": ChooseAppointment,
     "cancel_appointment": CancelAppointment,
     "reschedule_appointment": RescheduleAppointment,
     "refund": Refund,
@@ -164,6 +172,7 @@ DEFAULT_GRANTS: frozenset[str] = frozenset(
         "request_confirmation",
         "confirm_booking",
         "request_payment",
+        "choose_appointment",
         "cancel_appointment",
         "reschedule_appointment",
         "escalate_to_human",

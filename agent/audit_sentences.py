@@ -244,6 +244,13 @@ PHRASES: dict[str, Phrases] = {
         ),
         lambda f, w: f"ask for the deposit of appointment {f.get('appointment', '?')}",
     ),
+    "choose_appointment": Phrases(
+        lambda f, e, w: (
+            f"The assistant turned to the returning client's appointment "
+            f"{f.get('appointment', '?')}"
+        ),
+        lambda f, w: f"turn to appointment {f.get('appointment', '?')}",
+    ),
     "cancel_appointment": Phrases(
         lambda f, e, w: f"Cancelling appointment {f.get('appointment', '?')} was allowed",
         lambda f, w: f"cancel appointment {f.get('appointment', '?')}",
@@ -301,6 +308,7 @@ IDENTIFIER_WORDS: dict[str, str] = {
     "request_confirmation": "asking to confirm",
     "confirm_booking": "confirming a booking",
     "request_payment": "asking for the deposit",
+    "choose_appointment": "choosing a returning client's appointment",
     "cancel_appointment": "cancelling",
     "reschedule_appointment": "moving a booking",
     "offer_price": "a price offer",

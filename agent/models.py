@@ -195,6 +195,13 @@ class Conversation(TimeStampedModel):
         Client, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     verified_at = models.DateTimeField(null=True, blank=True)
+    # The verified client's appointment this conversation acts on (cancel, move, refund, "is it
+    # paid?"), chosen in chat; empty: it acts on its own booking (``appointment``), if any.
+    # Unlike ``appointment`` it says nothing of what this conversation booked: the funnel and
+    # the stage never read it.
+    subject = models.ForeignKey(
+        Appointment, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     turns = models.PositiveIntegerField(default=0)
     # Loop breaker: consecutive turns in which every proposal was blocked. Reset by a turn
     # that executes something; at its limit a human takes over. (A model that fails is retried
@@ -225,6 +232,11 @@ class Conversation(TimeStampedModel):
 
     def __str__(self) -> str:
         return f"{self.name or 'Client'} · {self.get_state_display()}"
+
+    @property
+    def acted_on(self) -> Appointment | None:
+        """The appointment a cancel, move, refund or payment of this conversation is about."""
+        return self.subject or self.appointment
 
     @property
     def holder(self) -> str:

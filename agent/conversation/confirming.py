@@ -132,7 +132,7 @@ def _effect_confirm(
     granted = granted_actions(business=conversation.business)
     command = {key: value for key, value in effect.items() if key != "from"}
     verdict, structured, _policy = judge(conversation, command, granted, now, actor="client")
-    appointment = conversation.appointment
+    appointment = conversation.acted_on
     if verdict.passed and (
         appointment is None or appointment.starts_at.isoformat() != effect["from"]
     ):

@@ -20,6 +20,7 @@ from decimal import Decimal
 
 from agent.actions import (
     CancelAppointment,
+    ChooseAppointment,
     ChooseService,
     CollectContact,
     EscalateToHuman,
@@ -36,6 +37,7 @@ from agent.containment import Outcome
 from agent.conversation import bargaining
 from agent.conversation.offering import slots_to_offer
 from agent.conversation.policy import parse_day, parse_instant, phone_e164
+from agent.conversation.references import appointment_take_up, client_appointments
 from agent.gates import APPROVED, GateVerdict, Stage, Structured, blocked
 from agent.llm.base import PriceAnswer
 from agent.models import Conversation
@@ -130,6 +132,14 @@ def execute(
             return Executed(APPROVED)
         case RequestPayment():
             return _payment_link(conversation, now)
+        case ChooseAppointment(appointment=reference):
+            # Looked up again among the verified client's own: the gate judged the reference,
+            # this finds the row it names (a stale list would find nothing, and refuse).
+            chosen = client_appointments(conversation).get(reference)
+            if chosen is None:
+                return Executed(core_refusal("That isn't one of your bookings here."))
+            appointment_take_up(conversation, chosen)
+            return Executed(APPROVED)
         case CancelAppointment() | RescheduleAppointment() | Refund():
             return _effect_card(conversation, structured, now)
         case EscalateToHuman(reason=reason):
@@ -144,7 +154,7 @@ def effect_run(conversation: Conversation, structured: Structured, now: dt.datet
     """The client pressed the card of a cancel, move or refund the gates passed again: it
     happens now, through the core, by the client's hand."""
     proposal = structured.proposal
-    appointment = conversation.appointment
+    appointment = conversation.acted_on
     assert appointment is not None  # the policy gate checked it is this conversation's
     match proposal:
         case CancelAppointment():
@@ -163,7 +173,7 @@ def effect_run(conversation: Conversation, structured: Structured, now: dt.datet
             start = parse_instant(proposal.start, conversation.business.time_zone)
             assert start is not None
             try:
-                conversation.appointment = appointment_reschedule(
+                rescheduled = appointment_reschedule(
                     appointment=appointment, new_start=start, actor=Actor.client(), now=now
                 )
             except SlotUnavailable as refusal:
@@ -175,6 +185,10 @@ def effect_run(conversation: Conversation, structured: Structured, now: dt.datet
                 )
             except BookingError as refusal:
                 return Executed(core_refusal(refusal.message))
+            if conversation.subject is not None:
+                conversation.subject = rescheduled
+            else:
+                conversation.appointment = rescheduled
             return Executed(APPROVED)
         case Refund():
             verdict, moved = refund_execute(
@@ -197,7 +211,7 @@ def _effect_card(conversation: Conversation, structured: Structured, now: dt.dat
     now; otherwise the core's nearest open times come back instead."""
     proposal = structured.proposal
     assert isinstance(proposal, CancelAppointment | RescheduleAppointment | Refund)
-    appointment = conversation.appointment
+    appointment = conversation.acted_on
     assert appointment is not None
     # "from": the booking as the card shows it; pressed after it changed, the card is refused.
     card: dict[str, str] = {
@@ -335,9 +349,10 @@ def _hold(
 
 
 def _payment_link(conversation: Conversation, now: dt.datetime) -> Executed:
-    assert conversation.appointment is not None
+    appointment = conversation.acted_on
+    assert appointment is not None
     try:
-        checkout = deposit_checkout_open(appointment=conversation.appointment, now=now)
+        checkout = deposit_checkout_open(appointment=appointment, now=now)
     except StripeUnavailable as outage:
         return Executed(
             GateVerdict(

@@ -14,6 +14,7 @@ from typing import Any
 from agent.conversation import bargaining, telling
 from agent.conversation.execute import Executed, hold_release
 from agent.conversation.policy import ConversationFacts, missing_fields
+from agent.conversation.references import client_appointments, reference_of
 from agent.conversation.states import (
     BOOKING,
     TERMINAL,
@@ -24,6 +25,7 @@ from agent.conversation.states import (
     transition,
 )
 from agent.llm.base import (
+    AppointmentFact,
     ConversationView,
     LapsedHold,
     Narration,
@@ -152,12 +154,6 @@ def service_facts(business: Business) -> tuple[ServiceFact, ...]:
     )
 
 
-def reference_of(appointment: Appointment | None) -> str | None:
-    """The reference a conversation's appointment goes by in chat ("A-3F9C2B1D0E7A4C55"): 64
-    bits of its random public id, so no two of a business's appointments share one."""
-    return None if appointment is None else f"A-{appointment.public_id.hex[:16].upper()}"
-
-
 def reference_create(conversation: Conversation) -> None:
     appointment = conversation.appointment
     reference = reference_of(appointment)
@@ -211,6 +207,10 @@ def policy_facts(
         client_said=client_said,
         currency=business.currency,
         negotiable=chosen is not None and negotiation_terms(chosen) is not None,
+        subject=reference_of(conversation.subject),
+        subject_status=conversation.subject.status if conversation.subject else None,
+        verified=conversation.verified_client_id is not None,
+        client_appointments=frozenset(client_appointments(conversation)),
     )
 
 
@@ -224,7 +224,7 @@ def view_of(conversation: Conversation, payment: Payment | None = None) -> Conve
     """The conversation as a model may know it; ``payment``, its booking's deposit where the
     caller has read it (a narration does)."""
     by_id = {service.id: service for service in service_facts(conversation.business)}
-    appointment = conversation.appointment
+    appointment = conversation.acted_on
     payment_status = payment.status if payment is not None else None
     standing = negotiation_standing(conversation)
     return ConversationView(
@@ -245,7 +245,21 @@ def view_of(conversation: Conversation, payment: Payment | None = None) -> Conve
         pending_effect=conversation.pending_effect,
         asking=standing.price,
         agreed=standing.agreed,
-        negotiates=appointment is None and chosen_terms(conversation) is not None,
+        negotiates=conversation.appointment is None and chosen_terms(conversation) is not None,
+        client_appointments=_listed(conversation),
+    )
+
+
+def _listed(conversation: Conversation) -> tuple[AppointmentFact, ...]:
+    """The verified client's appointments here, for the model to name one (none unverified)."""
+    return tuple(
+        AppointmentFact(
+            reference=reference,
+            service=appointment.service.name,
+            start=appointment.starts_at,
+            status=appointment.status,
+        )
+        for reference, appointment in client_appointments(conversation).items()
     )
 
 
@@ -340,7 +354,7 @@ def narration_of(
     view = view_of(conversation, payment)
     services = service_facts(conversation.business)
     awaiting = view.state == State.AWAITING_PAYMENT
-    appointment = conversation.appointment
+    appointment = conversation.acted_on
     deposit = None
     if view.service is not None and view.state in (
         State.SLOT_HELD,
@@ -404,15 +418,15 @@ def _links(conversation: Conversation, payment: Payment | None) -> tuple[str, ..
     links = []
     if payment is not None and payment.checkout_url:
         links.append(payment.checkout_url)
-    if conversation.appointment is not None:
-        links.append(manage_url(conversation.appointment.public_id))
+    if conversation.acted_on is not None:
+        links.append(manage_url(conversation.acted_on.public_id))
     return tuple(links)
 
 
 def payment_of(conversation: Conversation) -> Payment | None:
-    if conversation.appointment is None:
+    if conversation.acted_on is None:
         return None
-    return Payment.objects.filter(appointment=conversation.appointment).first()
+    return Payment.objects.filter(appointment=conversation.acted_on).first()
 
 
 def _deposit(conversation: Conversation) -> Decimal:

@@ -16,7 +16,10 @@ Rules worth knowing:
   none of the client's messages (compared after normalising case, accents, spaces and phone
   punctuation) is refused, so a model cannot invent or plant them.
 - A conversation acts only on its own appointment: cancelling, moving, paying for or refunding
-  any other reference is blocked, whoever's it is, so a model cannot reach another client.
+  any other reference is blocked, whoever's it is, so a model cannot reach another client. Its
+  own is the one it booked, or — once the client proved who they are with a one-time code
+  (agent.verification) — the one of that client's appointments here it chose
+  (``choose_appointment``, judged against that client's references only).
 - A price offer (``offer_price``) is answered only for the conversation's chosen service, when
   its terms negotiate and it is not booked yet, and only for money of the business's currency
   (``bookings.negotiation.offer_amount``: another currency is refused, never converted).
@@ -40,6 +43,7 @@ from django.core.validators import validate_email
 
 from agent.actions import (
     CancelAppointment,
+    ChooseAppointment,
     ChooseService,
     CollectContact,
     ConfirmBooking,
@@ -92,6 +96,21 @@ class ConversationFacts:
     client_said: str = ""  # the client's recent messages (contact details must be among them)
     currency: str = ""  # the business's (ISO 4217): offers are money of it
     negotiable: bool = False  # the chosen service's terms answer price offers
+    # The appointment the conversation acts on when it is not its own booking: one of the
+    # verified client's (agent.verification), chosen in chat; with its status.
+    subject: str | None = None
+    subject_status: str | None = None
+    verified: bool = False  # the client proved who they are with a one-time code
+    client_appointments: frozenset[str] = frozenset()  # the verified client's, here
+
+    @property
+    def acted_on(self) -> str | None:
+        """The reference a cancel, move, refund or payment may name."""
+        return self.subject or self.appointment
+
+    @property
+    def acted_on_status(self) -> str | None:
+        return self.subject_status if self.subject else self.appointment_status
 
 
 def missing_fields(name: str, email: str) -> tuple[str, ...]:
@@ -157,7 +176,7 @@ def conversation_policy(
         case RequestPayment(appointment=reference):
             if (refusal := _own(reference, facts)) is not None:
                 return refusal
-            if facts.appointment_status != "pending_payment":
+            if facts.acted_on_status != "pending_payment":
                 return blocked(
                     Stage.POLICY,
                     f"appointment {reference} awaits no payment",
@@ -167,7 +186,7 @@ def conversation_policy(
         case CancelAppointment(appointment=reference):
             if refusal := _own(reference, facts) or _effect_allowed(structured, facts, actor):
                 return refusal
-            if facts.appointment_status not in CHANGEABLE:
+            if facts.acted_on_status not in CHANGEABLE:
                 return blocked(
                     Stage.POLICY,
                     f"appointment {reference} can no longer be cancelled",
@@ -177,7 +196,7 @@ def conversation_policy(
         case RescheduleAppointment(appointment=reference, start=start):
             if refusal := _own(reference, facts) or _effect_allowed(structured, facts, actor):
                 return refusal
-            if facts.appointment_status != "confirmed":
+            if facts.acted_on_status != "confirmed":
                 return blocked(
                     Stage.POLICY,
                     f"appointment {reference} cannot be moved",
@@ -189,6 +208,8 @@ def conversation_policy(
             return _own(reference, facts) or _effect_allowed(structured, facts, actor) or APPROVED
         case OfferPrice():
             return _price_offer(proposal, facts)
+        case ChooseAppointment(appointment=reference):
+            return _choosable(reference, facts)
     if structured.action in ("escalate_to_human", "send_message"):
         return APPROVED
     return blocked(
@@ -463,8 +484,25 @@ def _ready_to_confirm(facts: ConversationFacts) -> GateVerdict:
     return APPROVED
 
 
+def _choosable(reference: str, facts: ConversationFacts) -> GateVerdict:
+    if not facts.verified:
+        return blocked(
+            Stage.POLICY,
+            "the client has not proved who they are: no appointment of theirs can be chosen",
+            "To look at a booking you made before, first confirm your email address with the "
+            "code I can send you.",
+        )
+    if reference not in facts.client_appointments:
+        return blocked(
+            Stage.POLICY,
+            f"appointment {reference} is not one of the verified client's here",
+            "That isn't one of your bookings here.",
+        )
+    return APPROVED
+
+
 def _own(reference: str, facts: ConversationFacts) -> GateVerdict | None:
-    if facts.appointment is None or reference != facts.appointment:
+    if facts.acted_on is None or reference != facts.acted_on:
         return blocked(
             Stage.POLICY,
             f"appointment {reference} is not this conversation's",

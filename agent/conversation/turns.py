@@ -136,7 +136,7 @@ def locked_conversation(
     """The conversation row, locked for this transaction and brought up to date. Refused
     while another request writes its reply, unless this request is that one
     (``holding_lease``)."""
-    related = ("business", "service", "appointment")
+    related = ("business", "service", "appointment", "subject")
     by_token = Conversation.objects.filter(token_hash=token_hash(token))
     # Almost always nobody else has the row: lock and read it with its related rows in one
     # query. SKIP LOCKED returns nothing rather than wait, so what it returns was read whole.

@@ -39,6 +39,16 @@ class ServiceFact:
 
 
 @dataclass(frozen=True)
+class AppointmentFact:
+    """One of a verified returning client's appointments at the business."""
+
+    reference: str
+    service: str
+    start: dt.datetime
+    status: str
+
+
+@dataclass(frozen=True)
 class ConversationView:
     """The conversation as the model may know it: its stage and what has been collected."""
 
@@ -67,6 +77,9 @@ class ConversationView:
     # The chosen service's price is open to offers and nothing is booked yet: a price is being
     # talked about whether or not the client has made an offer (the reply price scan is on).
     negotiates: bool = False
+    # Once the client proved who they are (a one-time code): their appointments here, newest
+    # first, each nameable by ``choose_appointment``. Empty otherwise.
+    client_appointments: tuple[AppointmentFact, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -213,6 +213,15 @@ def _conversation(view: ConversationView, zone: ZoneInfo, currency: str) -> str:
     if view.appointment is not None:
         status = f" ({view.appointment_status})" if view.appointment_status else ""
         lines.append(f"appointment: {view.appointment}{status}")
+    if view.client_appointments:
+        listed = "; ".join(
+            f"{each.reference} {_one_line(each.service)} {_moment(each.start, zone)} "
+            f"({each.status})"
+            for each in view.client_appointments
+        )
+        lines.append(
+            f"the verified client's appointments (choose_appointment to act on one): {listed}"
+        )
     return "\n".join(lines)
 
 

@@ -8,6 +8,10 @@ and the guards still read its replies.
 How it proposes, in the order a message is read:
 - "a person", "human", "staff" … → escalate_to_human.
 - "cancel" with a booking made → cancel_appointment (of this conversation's appointment).
+- a verified returning client speaking of their booking ("cancel my appointment", "move it to
+  12", "what time was I booked for?", "is it paid?") with none chosen yet → choose_appointment
+  of their one upcoming booking here (then the cancel or the move); with several, a reply
+  listing them by reference.
 - a service named → choose_service (unless already chosen).
 - an exact time → hold_slot (reschedule_appointment once booked); a day or a window →
   offer_slots for it; a service just chosen with no time → offer_slots from today.
@@ -51,6 +55,13 @@ PICK = re.compile(
     re.IGNORECASE,
 )
 WORD = re.compile(r"[a-zà-ÿ]{4,}")
+# A message about the client's own booking, when they came back to a new chat.
+ABOUT_MY_BOOKING = re.compile(
+    r"\b(?:my|the|our)\s+(?:booking|appointment|reservation|visit)s?\b|\bbooked\b|\bpaid\b|"
+    r"\bmove\b|\breschedul|\bdeposit\b|\brefund",
+    re.IGNORECASE,
+)
+LIVE = ("confirmed", "pending_payment")
 # Words every question has: they say nothing of what it is about.
 QUESTION_STEMS = {
     "wher", "what", "when", "whic", "have", "ther", "your", "does", "with", "abou", "take",
@@ -77,6 +88,8 @@ class OfflineModel:
             return Proposed(({"action": "escalate_to_human", "reason": "the client asked"},))
         if reading.intent == Intent.CANCEL and view.appointment:
             return Proposed(({"action": "cancel_appointment", "appointment": view.appointment},))
+        if returning := self._returning(context):
+            return returning
         service = str(view.service.id) if view.service else None
         if reading.service_ids and str(reading.service_ids[0]) != service:
             service = str(reading.service_ids[0])
@@ -115,6 +128,38 @@ class OfflineModel:
         if not reading.is_routine:
             return Proposed(reply=self._answer(context))
         return Proposed()
+
+    def _returning(self, context: TurnContext) -> Proposed | None:
+        """A verified client back in a new chat, about their booking: the one it must be."""
+        view, reading = context.conversation, context.reading
+        if view.appointment or not view.client_appointments:
+            return None
+        if reading.intent != Intent.CANCEL and not ABOUT_MY_BOOKING.search(context.message):
+            return None
+        upcoming = [
+            each
+            for each in view.client_appointments
+            if each.status in LIVE and each.start > context.now
+        ]
+        if len(upcoming) != 1:
+            zone = context.time_zone
+            listed = "; ".join(
+                f"{each.reference}: {each.service} on {local_label(each.start, zone)}"
+                for each in (upcoming or view.client_appointments)[:5]
+            )
+            return Proposed(reply=f"Which booking do you mean? {listed}.")
+        [chosen] = upcoming
+        proposals: list[dict[str, Any]] = [
+            {"action": "choose_appointment", "appointment": chosen.reference}
+        ]
+        exact = [request.start for request in reading.times if request.exact]
+        if reading.intent == Intent.CANCEL:
+            proposals.append({"action": "cancel_appointment", "appointment": chosen.reference})
+        elif exact and chosen.status == "confirmed":
+            start = exact[0].isoformat()
+            move = {"appointment": chosen.reference, "start": start}
+            proposals.append({"action": "reschedule_appointment", **move})
+        return Proposed(tuple(proposals))
 
     def _times(self, context: TurnContext, service: str, *, chose: bool) -> list[dict[str, Any]]:
         reading, view = context.reading, context.conversation
@@ -267,6 +312,9 @@ class OfflineModel:
                 return f"Your booking is confirmed: {local_label(after.appointment_start, zone)}."
             case "confirm_booking":
                 return "This time is kept for you until the deposit is paid."
+            case "choose_appointment":
+                # The returning client's booking, as it stands: what they came to ask about.
+                return appointment_now(after, narration.turn.now, zone) or None
             case "cancel_appointment" | "reschedule_appointment" | "refund" if step.prepared:
                 return self._prepared(narration)
             case "cancel_appointment":

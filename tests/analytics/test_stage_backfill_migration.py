@@ -33,6 +33,27 @@ def latest() -> list[tuple[str, str]]:
     return MigrationExecutor(connection).loader.graph.leaf_nodes()
 
 
+def with_todays_columns() -> list:
+    """Today's code drives the old conversations, and today's conversation has columns added
+    after 0010 (by migrations that do not touch the stage events): they are added here, as
+    today's model defines them, for the old conversations to be written — and taken out again
+    before migrating forward, which adds them itself."""
+    with connection.cursor() as cursor:
+        table = connection.introspection.get_table_description(cursor, "agent_conversation")
+    present = {column.name for column in table}
+    missing = [f for f in Conversation._meta.local_concrete_fields if f.column not in present]
+    with connection.schema_editor() as editor:
+        for field in missing:
+            editor.add_field(Conversation, field)
+    return missing
+
+
+def without(fields: list) -> None:
+    with connection.schema_editor() as editor:
+        for field in fields:
+            editor.remove_field(Conversation, field)
+
+
 def moves(conversation) -> list[tuple[str, str, bool]]:
     events = ConversationStageEvent.objects.filter(conversation=conversation).order_by("id")
     return [(event.previous_stage, event.stage, event.backfilled) for event in events]
@@ -47,6 +68,7 @@ def take(token: str, *steps, text: str = "…") -> None:
 @pytest.mark.usefixtures("frozen_now")
 def test_old_conversations_get_the_moves_their_history_shows_once(shop):
     migrate(BEFORE)
+    added = with_todays_columns()
     try:
         # Given conversations that ran before their moves were recorded
         quiet, _token, _greeting = conversation_start(business=shop)
@@ -62,6 +84,8 @@ def test_old_conversations_get_the_moves_their_history_shows_once(shop):
         assert states[booked.pk] == "confirmed"
 
         # When the recording and its backfill are migrated in
+        without(added)
+        added = []
         migrate(RECORDING)
         assert not ConversationStageEvent.objects.exists()
         migrate(latest())
@@ -99,4 +123,5 @@ def test_old_conversations_get_the_moves_their_history_shows_once(shop):
         migrate(latest())
         assert ConversationStageEvent.objects.count() == count
     finally:
+        without(added)
         migrate(latest())

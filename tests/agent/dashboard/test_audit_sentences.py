@@ -38,6 +38,7 @@ PROPOSALS: dict[str, dict[str, Any]] = {
     "request_confirmation": {},
     "confirm_booking": {"card": "c-1"},
     "request_payment": {"appointment": "A-1001"},
+    "choose_appointment": {"appointment": "A-1001"},
     "cancel_appointment": {"appointment": "A-1001"},
     "reschedule_appointment": {"appointment": "A-1001", "start": "2026-12-04T15:00"},
     "refund": {"appointment": "A-1001", "amount": "150.00"},
