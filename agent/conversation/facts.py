@@ -13,7 +13,7 @@ from typing import Any
 
 from agent.conversation import bargaining, telling
 from agent.conversation.execute import Executed, hold_release
-from agent.conversation.policy import ConversationFacts, missing_fields
+from agent.conversation.policy import CHANGEABLE, ConversationFacts, missing_fields
 from agent.conversation.references import client_appointments, reference_of
 from agent.conversation.states import (
     BOOKING,
@@ -276,12 +276,17 @@ def chosen_terms(conversation: Conversation) -> Terms | None:
 def message_reading(conversation: Conversation, text: str, now: dt.datetime) -> MessageReading:
     """What ``text`` contains, read in the business's zone, country and services."""
     business = conversation.business
+    booking = conversation.acted_on
+    booked_on = None
+    if booking is not None and booking.status in CHANGEABLE:
+        booked_on = booking.starts_at.astimezone(business.tzinfo).date()
     return read_message(
         text,
         now=now,
         time_zone=business.tzinfo,
         country=business.country,
         services=[(service.id, service.name) for service in service_facts(business)],
+        booked_on=booked_on,
     )
 
 

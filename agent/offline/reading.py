@@ -176,18 +176,23 @@ def read_message(
     time_zone: ZoneInfo,
     country: str,
     services: Sequence[tuple[int, str]],
+    booked_on: date | None = None,
 ) -> MessageReading:
-    """Read ``text`` as a client's message to a business in ``time_zone`` / ``country``."""
+    """Read ``text`` as a client's message to a business in ``time_zone`` / ``country``.
+    ``booked_on``: the local day of the booking the conversation acts on, if it has one — a
+    move to a time with no day named ("can we move it to 12 instead?") is to that day's time."""
     local_now = now.astimezone(time_zone)
     lowered = " ".join(text.lower().split())
     blank = _Blanker(lowered)
+    requests = _read_requests(lowered)
+    moving_on = booked_on if "move" in requests else None
 
     emails, bad_emails = _read_emails(blank)
     phones = _read_phones(blank, country=country)
     bad_phones = _read_bad_phones(blank)
     amounts = _read_amounts(blank)
     before_times = blank.text
-    times = _read_times(blank, local_now=local_now, time_zone=time_zone)
+    times = _read_times(blank, local_now=local_now, time_zone=time_zone, moving_on=moving_on)
     times_read = blank.text != before_times
     intent = _read_intent(lowered)
     service_ids = _read_services(lowered, services)
@@ -220,7 +225,7 @@ def read_message(
         service_ids=tuple(service_ids),
         name=name,
         is_routine=is_routine,
-        requests=_read_requests(lowered),
+        requests=requests,
         bad_emails=tuple(bad_emails),
         bad_phones=tuple(bad_phones),
         is_question=is_question,
@@ -423,7 +428,11 @@ DAY_OF_MONTH = re.compile(r"\b(?:the\s+)(\d{1,2})" + ORDINAL + r"?\b|\b(\d{1,2})
 NUMERIC_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?\b")
 
 
-def _read_times(blank: _Blanker, *, local_now: datetime, time_zone: ZoneInfo) -> list[TimeRequest]:
+def _read_times(
+    blank: _Blanker, *, local_now: datetime, time_zone: ZoneInfo, moving_on: date | None = None
+) -> list[TimeRequest]:
+    """The times asked for. ``moving_on``: the day of a booking being moved — a bare hour
+    ("to 12", "to 11:30") is read as a time, on that day when no day is named."""
     today = local_now.date()
     days: list[date] = []
     week: tuple[date, date] | None = None
@@ -480,6 +489,8 @@ def _read_times(blank: _Blanker, *, local_now: datetime, time_zone: ZoneInfo) ->
         days.extend(_day_of_month(int(match.group(1) or match.group(2)), today))
 
     clocks = [clock for match in take_all(CLOCK) if (clock := _clock(match)) is not None]
+    if moving_on is not None and not clocks:
+        clocks = [clock for match in take_all(MOVED_TO) if (clock := _hour(match)) is not None]
     parts = take_all(DAYPART)
     window = DAYPARTS[parts[0].group(2)] if parts else None
     if parts and parts[0].group(2) == "tonight" and not days:
@@ -489,6 +500,8 @@ def _read_times(blank: _Blanker, *, local_now: datetime, time_zone: ZoneInfo) ->
     if week is not None and not days:
         start = _at(week[0], time(0), time_zone)
         requests.append(TimeRequest(max(start, local_now), _at(week[1], time(0), time_zone), False))
+    if not days and (clocks or window) and moving_on is not None:
+        days = [moving_on]
     if not days and (clocks or window):
         days = [_next_day_with(clocks, window, local_now, time_zone)]
     for day in dict.fromkeys(days):
@@ -503,6 +516,19 @@ def _read_times(blank: _Blanker, *, local_now: datetime, time_zone: ZoneInfo) ->
         if end > local_now:
             requests.append(TimeRequest(max(start, local_now), end, False))
     return requests
+
+
+# "to 12", "to 4": a bare hour after "to", read only when a booking is being moved (elsewhere
+# "to 2" could be people or a count).
+MOVED_TO = re.compile(r"\bto\s+(\d{1,2})(?![\d:/.,]|\s*(?:people|persons|of|days?|weeks?))\b")
+
+
+def _hour(match: re.Match[str]) -> time | None:
+    """A bare hour in business hours: 8–11 the morning, 12 noon, 1–7 the afternoon."""
+    hour = int(match.group(1))
+    if 1 <= hour <= 7:
+        hour += 12
+    return time(hour) if 8 <= hour <= 19 else None
 
 
 def _clock(match: re.Match[str]) -> time | None:

@@ -20,6 +20,7 @@ from bookings.models import Appointment, AppointmentStatus
 from bookings.services import appointment_create
 from bookings.services.clients import ClientDetails
 from tests.agent.conversation.conftest import NOW, WEDNESDAY, lisbon
+from tests.agent.conversation.test_effects_need_the_clients_press import booked
 from tests.factories import BusinessFactory, OpeningHoursFactory, ServiceFactory
 
 pytestmark = pytest.mark.usefixtures("frozen_now")
@@ -232,3 +233,17 @@ def test_the_offline_model_asks_nothing_of_an_unverified_client_and_touches_noth
 
     assert "effect" not in result.reply.choices
     assert Appointment.objects.get(pk=visit.pk).status == AppointmentStatus.CONFIRMED
+
+
+def test_right_after_booking_a_move_to_an_hour_is_prepared_for_the_same_day(shop):
+    """'can we move it to 12 instead?' was answered with the old booking's confirmation."""
+    token, _reference = booked(shop)
+
+    prepared = turn_take(token=token, text="can we move it to 12 instead?", model=OfflineModel())
+
+    card = prepared.reply.choices["effect"]
+    assert card["label"] == (
+        "Move your Haircut from Wednesday 2 December at 10:00 to Wednesday 2 December at 12:00"
+    )
+    conversation_confirm(token=token, idempotency_key="move-12", card=card["card"])
+    assert Appointment.objects.get().starts_at == lisbon(WEDNESDAY, "12:00")

@@ -5,7 +5,7 @@ writes a message, then ``read_message`` reports the times, contacts, money, inte
 name it contains — as aware datetimes in the business's zone.
 """
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
@@ -224,3 +224,45 @@ def test_services_are_matched_by_their_names_without_case_accents_or_plurals(mes
 )
 def test_a_bare_name_is_read_only_when_the_message_is_only_a_name(message, name):
     assert read(message).name == name
+
+
+# --- a move to a time, with a booking made -------------------------------------------------------
+
+FRIDAY = date(2026, 11, 27)  # the booking's day
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("can we move it to 12 instead?", "2026-11-27T12:00"),
+        ("can we move it to 12:00 instead?", "2026-11-27T12:00"),
+        ("move it to 4 please", "2026-11-27T16:00"),
+        ("could I reschedule to 9:30?", "2026-11-27T09:30"),
+        ("move it to Saturday at 11", "2026-11-28T11:00"),  # a day named is that day
+    ],
+)
+def test_a_move_to_a_time_with_no_day_is_on_the_bookings_day(text, expected):
+    reading = read_message(
+        text, now=NOW, time_zone=LISBON, country="PT", services=SERVICES, booked_on=FRIDAY
+    )
+
+    assert [(req.start, req.exact) for req in reading.times] == [(at(expected), True)]
+
+
+@pytest.mark.parametrize(
+    "text", ["a table to 4", "can we move it to 12 instead?", "from 2 to 4 people"]
+)
+def test_a_bare_hour_after_to_is_no_time_without_a_booking_being_moved(text):
+    assert read(text).times == ()
+
+
+def test_a_bare_hour_after_to_is_no_time_when_the_booking_is_not_being_moved():
+    reading = read_message(
+        "we'll be 2 to 4 people",
+        now=NOW,
+        time_zone=LISBON,
+        country="PT",
+        services=SERVICES,
+        booked_on=FRIDAY,
+    )
+    assert reading.times == ()
