@@ -242,6 +242,7 @@ def view_of(conversation: Conversation, payment: Payment | None = None) -> Conve
         appointment_start=appointment.starts_at if appointment else None,
         appointment_service=appointment.service.name if appointment else "",
         payment_status=payment_status,
+        deposit_left=_left(payment),
         pending_effect=conversation.pending_effect,
         asking=standing.price,
         agreed=standing.agreed,
@@ -258,9 +259,17 @@ def _listed(conversation: Conversation) -> tuple[AppointmentFact, ...]:
             service=appointment.service.name,
             start=appointment.starts_at,
             status=appointment.status,
+            deposit_left=_left(getattr(appointment, "payment", None)),
         )
         for reference, appointment in client_appointments(conversation).items()
     )
+
+
+def _left(payment: Payment | None) -> Decimal | None:
+    """What of a deposit was paid and is not refunded yet; None when nothing was paid."""
+    if payment is None or payment.paid_at is None:
+        return None
+    return payment.amount - payment.amount_refunded
 
 
 def chosen_terms(conversation: Conversation) -> Terms | None:
@@ -324,6 +333,8 @@ def turn_context(
         actions=tuple(sorted(granted_actions(business=business))) if menu else (),
         history=tuple(reversed(earlier)),
         knowledge=knowledge,
+        # Read only when the client asks for money back: what of the deposit is left to refund.
+        payment=payment_of(conversation) if "refund" in reading.requests else None,
     )
 
 
@@ -331,6 +342,7 @@ def quiet_context(conversation: Conversation, now: dt.datetime, **read: Any) -> 
     """The context of a turn; with nothing ``read`` (message, reading, actions, history,
     knowledge, services), that of a turn no model reads: a greeting, a Confirm, a closed chat."""
     business = conversation.business
+    payment = read.pop("payment", None)
     unread: dict[str, Any] = {"message": "", "reading": NOTHING_READ, "actions": ()}
     if "services" not in read:
         unread["services"] = service_facts(business)
@@ -340,7 +352,7 @@ def quiet_context(conversation: Conversation, now: dt.datetime, **read: Any) -> 
         language=business.language,
         currency=business.currency,
         now=now,
-        conversation=view_of(conversation),
+        conversation=view_of(conversation, payment),
         **{**unread, **read},
     )
 

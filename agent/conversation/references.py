@@ -21,7 +21,7 @@ def client_appointments(conversation: Conversation) -> dict[str, Appointment]:
         Appointment.objects.filter(
             business_id=conversation.business_id, client_id=conversation.verified_client_id
         )
-        .select_related("service")
+        .select_related("service", "payment")
         .order_by("-starts_at")[:SHOWN]
     )
     return {reference: each for each in found if (reference := reference_of(each))}

@@ -239,7 +239,9 @@ def asked_topics(narration: Narration) -> frozenset[str]:
     """The states the client spoke of this turn: in their message, or by pressing a card."""
     turn = narration.turn
     if turn.message:
-        return topics_of(turn.message, turn.language)
+        # The states named in the message, and what the core read it asking for ("can I get
+        # my deposit back?" names no refund word, and asks for one).
+        return topics_of(turn.message, turn.language) | turn.reading.requests
     pressed = {REFUSAL_TOPICS.get(step.action) for step in narration.outcomes}
     return frozenset(topic for topic in pressed if topic)
 

@@ -46,6 +46,7 @@ class AppointmentFact:
     service: str
     start: dt.datetime
     status: str
+    deposit_left: Decimal | None = None  # paid and not yet refunded; None: no deposit paid
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,7 @@ class ConversationView:
     appointment_start: dt.datetime | None = None
     appointment_service: str = ""  # the booked service's name
     payment_status: str | None = None  # the deposit's, if the booking has one
+    deposit_left: Decimal | None = None  # of it, paid and not yet refunded (None: nothing paid)
     # A cancel, move or refund card waiting for the client's press (action, appointment, and
     # its start or amount).
     pending_effect: dict[str, str] | None = None

@@ -88,6 +88,9 @@ class OfflineModel:
             return Proposed(({"action": "escalate_to_human", "reason": "the client asked"},))
         if reading.intent == Intent.CANCEL and view.appointment:
             return Proposed(({"action": "cancel_appointment", "appointment": view.appointment},))
+        refund = _refund(view.appointment, view.deposit_left, reading) if view.appointment else None
+        if refund is not None and "refund" in reading.requests:
+            return Proposed((refund,))
         if returning := self._returning(context):
             return returning
         service = str(view.service.id) if view.service else None
@@ -141,6 +144,10 @@ class OfflineModel:
             for each in view.client_appointments
             if each.status in LIVE and each.start > context.now
         ]
+        if "refund" in reading.requests:
+            # A deposit back is as often for a visit that is over: the latest with one paid.
+            paid = [each for each in view.client_appointments if each.deposit_left is not None]
+            upcoming = paid[:1]
         if len(upcoming) != 1:
             zone = context.time_zone
             listed = "; ".join(
@@ -153,7 +160,10 @@ class OfflineModel:
             {"action": "choose_appointment", "appointment": chosen.reference}
         ]
         exact = [request.start for request in reading.times if request.exact]
-        if reading.intent == Intent.CANCEL:
+        if "refund" in reading.requests:
+            if refund := _refund(chosen.reference, chosen.deposit_left, reading):
+                proposals.append(refund)
+        elif reading.intent == Intent.CANCEL:
             proposals.append({"action": "cancel_appointment", "appointment": chosen.reference})
         elif exact and chosen.status == "confirmed":
             start = exact[0].isoformat()
@@ -266,6 +276,8 @@ class OfflineModel:
         turn = narration.turn
         if narration.outcomes or not turn.message or turn.reading.is_routine:
             return ""
+        if "refund" in turn.reading.requests and narration.after.deposit_left is not None:
+            return ""  # the narration tells where its deposit stands (refunded, or not)
         if "refund" in turn.reading.requests:
             return (
                 "I can't arrange a refund from this chat myself, but a member of the team can: "
@@ -365,6 +377,17 @@ class OfflineModel:
             case _:
                 amount = format_price(Price(Decimal(effect["amount"]), currency))
                 return f"I can refund {amount} of your deposit to your card."
+
+
+def _refund(reference: str, left: Decimal | None, reading: Any) -> dict[str, Any] | None:
+    """A refund of what the client named, else of what is left of the deposit; the core's
+    policy decides (window, already refunded, the business's maximum). Nothing to propose when
+    no deposit was ever paid."""
+    named = [money.amount for money in reading.money_back]
+    amount = named[0] if named else left
+    if amount is None or amount <= 0:
+        return None
+    return {"action": "refund", "appointment": reference, "amount": f"{amount:.2f}"}
 
 
 def _stem(word: str) -> str:

@@ -83,6 +83,9 @@ class MessageReading:
     # What the client asks to be done to a booking or with money, in their own words: any of
     # "cancel", "move", "refund". The shell runs none of these unless the client asked.
     requests: frozenset[str] = frozenset()
+    # Amounts named about money that moved or is asked back ("refund 5 euros", "I paid €12"):
+    # never a price offer; the amount of a refund the client asks for.
+    money_back: tuple[Money, ...] = ()
     # Contact details the client tried to give that cannot be used, as written: the client is
     # told what is wrong with them, and they are never stored.
     bad_emails: tuple[str, ...] = ()
@@ -190,7 +193,7 @@ def read_message(
     emails, bad_emails = _read_emails(blank)
     phones = _read_phones(blank, country=country)
     bad_phones = _read_bad_phones(blank)
-    amounts = _read_amounts(blank)
+    amounts, money_back = _read_amounts(blank)
     before_times = blank.text
     times = _read_times(blank, local_now=local_now, time_zone=time_zone, moving_on=moving_on)
     times_read = blank.text != before_times
@@ -226,6 +229,7 @@ def read_message(
         name=name,
         is_routine=is_routine,
         requests=requests,
+        money_back=tuple(money_back),
         bad_emails=tuple(bad_emails),
         bad_phones=tuple(bad_phones),
         is_question=is_question,
@@ -370,9 +374,10 @@ MONEY_MOVED = re.compile(
 )
 
 
-def _read_amounts(blank: _Blanker) -> list[Money]:
-    """The amounts the client names as a price. Those in a sentence about a deposit, a payment
-    or a refund are blanked (never read as times) but not returned: they are no offer."""
+def _read_amounts(blank: _Blanker) -> tuple[list[Money], list[Money]]:
+    """The amounts the client names as a price, and those in a sentence about a deposit, a
+    payment or a refund ("refund 5 euros"): no offer, but what a refund asks for. Both are
+    blanked (never read as times)."""
     found: list[tuple[int, Money]] = []
     for pattern, symbol_first in ((SYMBOL_FIRST, True), (SYMBOL_AFTER, False)):
         for match in pattern.finditer(blank.text):
@@ -388,8 +393,9 @@ def _read_amounts(blank: _Blanker) -> list[Money]:
         for sentence in re.finditer(r"[^.!?;]+", blank.text)
         if MONEY_MOVED.search(sentence[0])
     ]
-    found = [(at, money) for at, money in found if not any(a <= at < b for a, b in moved)]
-    return [money for _, money in sorted(found, key=lambda pair: pair[0])]
+    in_order = sorted(found, key=lambda pair: pair[0])
+    asked_back = [money for at, money in in_order if any(a <= at < b for a, b in moved)]
+    return [money for at, money in in_order if not any(a <= at < b for a, b in moved)], asked_back
 
 
 def _decimal(number: str) -> Decimal:

@@ -3,9 +3,11 @@ chat on a booking they made elsewhere — through the same gates and the same ca
 on nobody else's: not before the code, not another client's, not another business's, whatever
 a model proposes or an injection asks."""
 
+import datetime as dt
 import re
 
 import pytest
+import time_machine
 from django.core import mail
 
 from agent.conversation.confirming import conversation_confirm
@@ -20,7 +22,7 @@ from bookings.models import Appointment, AppointmentStatus
 from bookings.services import appointment_create
 from bookings.services.clients import ClientDetails
 from tests.agent.conversation.conftest import NOW, WEDNESDAY, lisbon
-from tests.agent.conversation.test_effects_need_the_clients_press import booked
+from tests.agent.conversation.test_effects_need_the_clients_press import booked, booked_and_paid
 from tests.factories import BusinessFactory, OpeningHoursFactory, ServiceFactory
 
 pytestmark = pytest.mark.usefixtures("frozen_now")
@@ -247,3 +249,78 @@ def test_right_after_booking_a_move_to_an_hour_is_prepared_for_the_same_day(shop
     )
     conversation_confirm(token=token, idempotency_key="move-12", card=card["card"])
     assert Appointment.objects.get().starts_at == lisbon(WEDNESDAY, "12:00")
+
+
+# --- refunds, read by the offline model ---------------------------------------------------------
+
+
+def test_the_offline_model_prepares_the_deposit_back_and_the_press_refunds_it(shop, fake_stripe):
+    token, _reference, payment = booked_and_paid(shop, fake_stripe)
+
+    prepared = turn_take(token=token, text="can I get my deposit back?", model=OfflineModel())
+
+    card = prepared.reply.choices["effect"]
+    assert card["label"] == "Refund 12.00 of your deposit to your card"
+    conversation_confirm(token=token, idempotency_key="refund-1", card=card["card"])
+    payment.refresh_from_db()
+    assert payment.amount_refunded == payment.amount
+
+
+def test_the_offline_model_refunds_the_amount_the_client_names(shop, fake_stripe):
+    token, _reference, _payment = booked_and_paid(shop, fake_stripe)
+
+    prepared = turn_take(token=token, text="please refund 5 euros", model=OfflineModel())
+
+    assert prepared.reply.choices["effect"]["label"] == "Refund 5.00 of your deposit to your card"
+
+
+def test_a_deposit_already_refunded_is_told_so_and_nothing_is_prepared(shop, fake_stripe):
+    token, _reference, _payment = booked_and_paid(shop, fake_stripe)
+    card = turn_take(token=token, text="can I get my deposit back?", model=OfflineModel())
+    conversation_confirm(
+        token=token, idempotency_key="refund-1", card=card.reply.choices["effect"]["card"]
+    )
+
+    again = turn_take(token=token, text="can I get my deposit back?", model=OfflineModel())
+
+    assert "Its deposit has been refunded." in again.reply.text
+    assert "effect" not in again.reply.choices
+
+
+def test_a_refund_outside_the_window_is_refused_with_the_policys_reason(shop, fake_stripe):
+    token, _reference, _payment = booked_and_paid(shop, fake_stripe)
+    late = TEN + dt.timedelta(days=shop.refund_window_days + 2)
+
+    with time_machine.travel(late, tick=False):
+        answered = turn_take(token=token, text="can I get my deposit back?", model=OfflineModel())
+
+    assert "effect" not in answered.reply.choices
+    assert f"The refund window of {shop.refund_window_days} days after the visit has passed." in (
+        answered.reply.text
+    )
+
+
+def test_a_returning_client_gets_the_deposit_of_a_past_visit_back_from_a_new_chat(
+    shop, fake_stripe, django_capture_on_commit_callbacks
+):
+    _token, _reference, payment = booked_and_paid(shop, fake_stripe)
+    later = TEN + dt.timedelta(days=3)  # the visit is over, the refund window still open
+    Appointment.objects.update(status=AppointmentStatus.ATTENDED)
+
+    with time_machine.travel(later, tick=False):
+        _conversation, token, _greeting = conversation_start(business=shop)
+        with django_capture_on_commit_callbacks(execute=True):
+            code_send(token=token, email="ana@example.com", now=later)
+        code = re.search(r"\b(\d{6})\b", mail.outbox[-1].body).group(1)
+        code_check(token=token, code=code, now=later)
+        prepared = turn_take(
+            token=token,
+            text="can I get my deposit back for the visit I had?",
+            model=OfflineModel(),
+        )
+        card = prepared.reply.choices["effect"]
+        assert card["label"] == "Refund 12.00 of your deposit to your card"
+        conversation_confirm(token=token, idempotency_key="refund-1", card=card["card"])
+
+    payment.refresh_from_db()
+    assert payment.amount_refunded == payment.amount
