@@ -64,7 +64,8 @@ def next_step(
 
 def appointment_now(view: ConversationView, now: dt.datetime, time_zone: str) -> str:
     """One true sentence about the conversation's appointment as it stands now: upcoming,
-    passed, attended, missed, cancelled, released or awaiting its deposit — and refunded."""
+    passed, attended, missed, cancelled, released or awaiting its deposit — and its deposit paid
+    or refunded."""
     if view.appointment_start is None:
         return ""
     service = view.appointment_service or "appointment"
@@ -87,6 +88,7 @@ def appointment_now(view: ConversationView, now: dt.datetime, time_zone: str) ->
         case _:
             return ""
     refunded = {
+        "paid": " Its deposit is paid.",
         "refunded": " Its deposit has been refunded.",
         "partially_refunded": " Part of its deposit has been refunded.",
     }

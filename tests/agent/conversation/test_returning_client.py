@@ -324,3 +324,13 @@ def test_a_returning_client_gets_the_deposit_of_a_past_visit_back_from_a_new_cha
 
     payment.refresh_from_db()
     assert payment.amount_refunded == payment.amount
+
+
+def test_is_it_paid_is_answered_from_the_payment(shop, fake_stripe):
+    token, _reference, _payment = booked_and_paid(shop, fake_stripe)
+
+    answered = turn_take(token=token, text="is it paid?", model=OfflineModel())
+
+    assert "Your Haircut is booked for Wednesday 2 December at 10:00. Its deposit is paid." in (
+        answered.reply.text
+    )
