@@ -235,8 +235,17 @@ class Conversation(TimeStampedModel):
 
     @property
     def acted_on(self) -> Appointment | None:
-        """The appointment a cancel, move, refund or payment of this conversation is about."""
-        return self.subject or self.appointment
+        """The appointment a cancel, move, refund or payment of this conversation is about:
+        the one it chose, while that is still its verified client's here; else its own."""
+        chosen = self.subject
+        if (
+            chosen is not None
+            and self.verified_client_id is not None
+            and chosen.client_id == self.verified_client_id
+            and chosen.business_id == self.business_id
+        ):
+            return chosen
+        return self.appointment
 
     @property
     def holder(self) -> str:

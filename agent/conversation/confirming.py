@@ -238,6 +238,8 @@ def _book(conversation: Conversation, idempotency_key: str, now: dt.datetime) ->
         # taken): a retry must not read as booked.
         raise IdempotencyConflict()
     conversation.appointment = outcome.appointment
+    # What the chat acts on from now is the booking just made, not an older one it chose.
+    conversation.subject = None
     # The core consumed the hold with the booking.
     conversation.held_start = conversation.held_until = None
     facts.reference_create(conversation)

@@ -185,10 +185,10 @@ def effect_run(conversation: Conversation, structured: Structured, now: dt.datet
                 )
             except BookingError as refusal:
                 return Executed(core_refusal(refusal.message))
-            if conversation.subject is not None:
-                conversation.subject = rescheduled
-            else:
+            if appointment == conversation.appointment:
                 conversation.appointment = rescheduled
+            else:
+                conversation.subject = rescheduled
             return Executed(APPROVED)
         case Refund():
             verdict, moved = refund_execute(

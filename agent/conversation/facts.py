@@ -190,6 +190,8 @@ def policy_facts(
     chosen = next(
         (each for each in active_services(business) if each.pk == conversation.service_id), None
     )
+    # The chosen appointment only while it is still the verified client's (see acted_on).
+    chosen_subject = conversation.acted_on if conversation.acted_on != appointment else None
     return ConversationFacts(
         now=now,
         time_zone=business.time_zone,
@@ -207,8 +209,8 @@ def policy_facts(
         client_said=client_said,
         currency=business.currency,
         negotiable=chosen is not None and negotiation_terms(chosen) is not None,
-        subject=reference_of(conversation.subject),
-        subject_status=conversation.subject.status if conversation.subject else None,
+        subject=reference_of(chosen_subject),
+        subject_status=chosen_subject.status if chosen_subject else None,
         verified=conversation.verified_client_id is not None,
         client_appointments=frozenset(client_appointments(conversation)),
     )

@@ -48,6 +48,15 @@ class ConversationVerificationApi(PublicApi):
         class Meta:
             ref_name = "VerificationRequest"
 
+        def validate_email(self, value: str) -> str:
+            # Lower-casing can lengthen an address ("İ" is two characters lower-cased): it is
+            # compared and stored lower-cased, so that form must fit too.
+            if len(value.strip().lower()) > 254:
+                raise serializers.ValidationError(
+                    "Ensure this field has no more than 254 characters."
+                )
+            return value
+
     @extend_schema(
         operation_id="conversation_verification_start",
         summary="Ask for a one-time code, to be recognised as a returning client",

@@ -20,6 +20,11 @@ DIGITS = 6
 LIFETIME = dt.timedelta(minutes=10)
 ATTEMPTS = 5  # tries of one code; the sixth is refused even if right
 CODES_PER_HOUR = 3  # codes one conversation may ask for in an hour (each is an email sent)
+# The same per address, across every conversation of the business: a new chat is a click away,
+# so these bound the guesses at one client's bookings (and the emails to them) — 5 codes an
+# hour, and no new code once 20 tries were made at that address in a day.
+CODES_PER_ADDRESS_HOUR = 5
+TRIES_PER_ADDRESS_DAY = 20
 
 
 def new_code() -> str:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.db import transaction
+from django.db.models import Sum
 from django.template.loader import render_to_string
 from django.utils import translation
 
@@ -54,10 +55,24 @@ def code_send(*, token: str, email: str, now: dt.datetime) -> Sent:
     address = email.strip().lower()
     with transaction.atomic():
         conversation = locked_conversation(token, now)
+        hour_ago = now - dt.timedelta(hours=1)
         recent = ClientVerification.objects.filter(
-            conversation=conversation, created_at__gt=now - dt.timedelta(hours=1)
+            conversation=conversation, created_at__gt=hour_ago
         ).count()
-        if recent >= codes.CODES_PER_HOUR:
+        # Per address too, across conversations (a new chat is a click away), counted the same
+        # whether or not the address is on file: the limit tells nobody who is a client.
+        for_address = ClientVerification.objects.filter(
+            business=conversation.business, email=address
+        )
+        sent_to_address = for_address.filter(created_at__gt=hour_ago).count()
+        tries_today = for_address.filter(created_at__gt=now - dt.timedelta(days=1)).aggregate(
+            tries=Sum("attempts")
+        )["tries"]
+        if (
+            recent >= codes.CODES_PER_HOUR
+            or sent_to_address >= codes.CODES_PER_ADDRESS_HOUR
+            or (tries_today or 0) >= codes.TRIES_PER_ADDRESS_DAY
+        ):
             raise TooManyCodes()
         client = Client.objects.filter(
             business=conversation.business, email__iexact=address
@@ -120,6 +135,10 @@ def code_check(*, token: str, code: str, now: dt.datetime) -> Checked:
 
 def _link(conversation: Conversation, client: Client, now: dt.datetime) -> None:
     """The conversation is this client's: their details are offered back, not asked again."""
+    if conversation.verified_client_id not in (None, client.pk):
+        # Another client now: nothing chosen or prepared for the one before carries over.
+        conversation.subject = None
+        conversation.pending_effect = None
     conversation.verified_client = client
     conversation.verified_at = now
     conversation.name = conversation.name or client.name

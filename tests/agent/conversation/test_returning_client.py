@@ -21,6 +21,7 @@ from agent.verification.service import code_check, code_send
 from bookings.models import Appointment, AppointmentStatus
 from bookings.services import appointment_create
 from bookings.services.clients import ClientDetails
+from tests.agent.conversation.chat_http import shown_card
 from tests.agent.conversation.conftest import NOW, WEDNESDAY, lisbon
 from tests.agent.conversation.test_effects_need_the_clients_press import booked, booked_and_paid
 from tests.factories import BusinessFactory, OpeningHoursFactory, ServiceFactory
@@ -334,3 +335,42 @@ def test_is_it_paid_is_answered_from_the_payment(shop, fake_stripe):
     assert "Your Haircut is booked for Wednesday 2 December at 10:00. Its deposit is paid." in (
         answered.reply.text
     )
+
+
+# --- what a chosen booking never outlives --------------------------------------------------------
+
+
+def test_a_booking_made_after_choosing_an_older_one_is_what_the_chat_acts_on(
+    shop, haircut, verified
+):
+    older = booked_on_the_page(haircut, TEN, "Ana Pérez", "ana@example.com")
+    token = verified(shop, "ana@example.com")
+    turn_take(token=token, text="what time was I booked for?", model=OfflineModel())
+    assert Conversation.objects.get().subject_id == older.pk
+
+    noon = lisbon(WEDNESDAY, "12:00").isoformat()
+    hold = {"action": "hold_slot", "service": "Haircut", "start": noon}
+    turn_take(token=token, text="and book me a haircut at 12 too", model=model(hold, draft="Ok."))
+    conversation_confirm(token=token, idempotency_key="book-2", card=shown_card(token))
+
+    conversation = Conversation.objects.get()
+    assert conversation.subject is None
+    assert conversation.acted_on == conversation.appointment != older
+
+
+def test_a_chosen_booking_no_longer_the_verified_clients_is_not_acted_on(shop, haircut, verified):
+    visit = booked_on_the_page(haircut, TEN, "Ana Pérez", "ana@example.com")
+    token = verified(shop, "ana@example.com")
+    turn_take(token=token, text="cancel my appointment", model=OfflineModel())
+    # The appointment is given to another client (as a data fix in the database might).
+    other = booked_on_the_page(haircut, ELEVEN, "Bo Lind", "bo@example.com").client
+    Appointment.objects.filter(pk=visit.pk).update(client=other)
+
+    result = turn_take(
+        token=token, text="cancel my appointment", model=model(cancel(visit), draft="Done.")
+    )
+
+    assert (
+        result.outcomes[0].reason == f"appointment {reference_of(visit)} is not this conversation's"
+    )
+    assert Conversation.objects.get().acted_on is None

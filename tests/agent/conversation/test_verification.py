@@ -223,3 +223,53 @@ def test_a_malformed_request_is_a_clear_400(api, shop, frozen_now, body):
 def test_an_unknown_conversation_is_a_404(api, db):
     assert ask(api, "nope" * 11, "a@example.com").status_code == 404
     assert check(api, "nope" * 11, "123456").status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("on_file", [True, False])
+def test_at_most_five_codes_an_hour_per_address_across_conversations(
+    api, shop, ana, frozen_now, on_file
+):
+    """A new chat is a click away; the limit per address holds across chats, and answers the
+    same whether or not the address is on file."""
+    email = ana.email if on_file else "nobody@example.com"
+    statuses = [
+        ask(api, started(api, shop.slug), email).status_code
+        for _ in range(codes.CODES_PER_ADDRESS_HOUR + 1)
+    ]
+
+    assert statuses == [202] * codes.CODES_PER_ADDRESS_HOUR + [429]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_no_new_code_once_twenty_wrong_tries_were_made_at_an_address_in_a_day(
+    api, shop, ana, frozen_now
+):
+    tries = 0
+    for hour in range(5):
+        with time_machine.travel(NOW + dt.timedelta(hours=hour, minutes=1), tick=False):
+            token = started(api, shop.slug)
+            assert ask(api, token, ana.email).status_code == 202
+            for _ in range(codes.ATTEMPTS - 1):
+                check(api, token, "000000")
+                tries += 1
+    assert tries >= codes.TRIES_PER_ADDRESS_DAY
+
+    with time_machine.travel(NOW + dt.timedelta(hours=6), tick=False):
+        refused = ask(api, started(api, shop.slug), ana.email)
+    with time_machine.travel(NOW + dt.timedelta(days=1, hours=6), tick=False):
+        next_day = ask(api, started(api, shop.slug), ana.email)
+
+    assert refused.status_code == 429
+    assert next_day.status_code == 202
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_address_that_grows_past_the_limit_when_lower_cased_is_a_clear_400(
+    api, shop, frozen_now
+):
+    email = "a" * 60 + "@" + ".".join(["İ" * 40] * 4) + ".com"  # 228 characters, 388 lowered
+    response = ask(api, started(api, shop.slug), email)
+
+    assert response.status_code == 400
+    assert "email" in response.json()["errors"]
