@@ -13,7 +13,8 @@ from django.core.cache import cache
 from django.db import connection
 from django.test import Client as HttpClient
 
-from agent.models import ClientVerification, Conversation
+from agent.conversation.turns import conversation_for_token
+from agent.models import ClientVerification
 from agent.verification import codes
 from tests.factories import BusinessFactory, ClientFactory
 
@@ -65,14 +66,7 @@ def emailed_code(index: int = -1) -> str:
 
 
 def verified_client(token: str):
-    return Conversation.objects.get(pk=_conversation_of(token)).verified_client
-
-
-def _conversation_of(token: str) -> int:
-    import hashlib
-
-    digest = hashlib.sha256(token.encode()).hexdigest()
-    return Conversation.objects.values_list("pk", flat=True).get(token_hash=digest)
+    return conversation_for_token(token).verified_client
 
 
 @pytest.mark.django_db(transaction=True)
@@ -88,7 +82,7 @@ def test_the_right_code_links_the_client_and_offers_their_details_back(api, shop
     answered = check(api, token, emailed_code())
     assert answered.status_code == 200, answered.content
     assert answered.json() == {"verified": True, "name": "Ana Pérez", "email": "A…@example.com"}
-    conversation = Conversation.objects.get(pk=_conversation_of(token))
+    conversation = conversation_for_token(token)
     assert conversation.verified_client == ana
     assert (conversation.name, conversation.email, conversation.phone) == (
         "Ana Pérez",
