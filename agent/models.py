@@ -202,6 +202,9 @@ class Conversation(TimeStampedModel):
     subject = models.ForeignKey(
         Appointment, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # The language the assistant writes in: the business's when the chat starts, switched to
+    # the client's when they clearly write in another supported language (settings.LANGUAGES).
+    language = models.CharField(max_length=8, default="en")
     turns = models.PositiveIntegerField(default=0)
     # Loop breaker: consecutive turns in which every proposal was blocked. Reset by a turn
     # that executes something; at its limit a human takes over. (A model that fails is retried

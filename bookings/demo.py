@@ -1,6 +1,7 @@
-"""The demo business a newcomer meets after `make demo`: a salon with services, weekly hours, a
+"""The demo businesses a newcomer meets after `make demo`: a salon with services, weekly hours, a
 closure and special hours, a price floor and a deposit rule, a haircut whose price a client may
-negotiate (meet halfway, never below its floor), and an owner who can sign in.
+negotiate (meet halfway, never below its floor), and an owner who can sign in; and a clinic in
+Madrid whose assistant speaks Spanish, open mornings and, after lunch, afternoons.
 
 Running it again brings the demo back to the same state (it updates rather than duplicates).
 """
@@ -150,3 +151,79 @@ def seed_demo(*, today: dt.date, owner_password: str | None = None) -> DemoSetup
         user=owner, business=business, defaults={"role": Role.OWNER}
     )
     return DemoSetup(business, OWNER_USERNAME, password, closed_on, special_hours_on)
+
+
+CLINIC_SLUG = "clinica-sol"
+CLINIC_OWNER_USERNAME = "clinica"
+# A Madrid clinic's day: closed for lunch, so "por la tarde" is 15:00-19:00 here.
+CLINIC_HOURS = {
+    weekday: [(dt.time(9), dt.time(13)), (dt.time(15), dt.time(19))]
+    for weekday in (
+        Weekday.MONDAY,
+        Weekday.TUESDAY,
+        Weekday.WEDNESDAY,
+        Weekday.THURSDAY,
+        Weekday.FRIDAY,
+    )
+}
+CLINIC_SERVICES = [
+    # name, minutes, buffer after, list price, deposit override (None: business rule)
+    ("Fisioterapia", 45, 15, Decimal("50.00"), None),
+    ("Masaje deportivo", 60, 15, Decimal("60.00"), None),
+    ("Primera consulta", 30, 0, Decimal("40.00"), Decimal("0.00")),
+]
+
+
+@transaction.atomic
+def seed_demo_clinic(*, owner_password: str) -> Business:
+    """Clínica Sol: the demo's Spanish-speaking business, with its own owner login."""
+    clinic, _ = Business.objects.update_or_create(
+        slug=CLINIC_SLUG,
+        defaults={
+            "name": "Clínica Sol",
+            "time_zone": "Europe/Madrid",
+            "country": "ES",
+            "currency": "EUR",
+            "language": "es",
+            "capacity": 1,
+            "min_notice_minutes": 60,
+            "booking_horizon_days": 60,
+            "slot_interval_minutes": 15,
+            "hold_minutes": 10,
+            "refund_window_days": 2,
+            "max_refund": Decimal("50.00"),
+            "deposit_rule": DepositRule.FIXED,
+            "deposit_amount": Decimal("10.00"),
+            "negotiable": False,
+        },
+    )
+    clinic.full_clean()
+    clinic.opening_hours.all().delete()
+    for weekday, ranges in CLINIC_HOURS.items():
+        for opens_at, closes_at in ranges:
+            OpeningHours.objects.create(
+                business=clinic, weekday=weekday, opens_at=opens_at, closes_at=closes_at
+            )
+    for name, minutes, buffer_after, list_price, deposit in CLINIC_SERVICES:
+        service, _ = Service.objects.update_or_create(
+            business=clinic,
+            name=name,
+            defaults={
+                "duration_minutes": minutes,
+                "buffer_after_minutes": buffer_after,
+                "list_price": list_price,
+                "price_floor": list_price,
+                "deposit_amount": deposit,
+                "is_active": True,
+                **NO_NEGOTIATION,
+            },
+        )
+        service.full_clean()
+    owner, _ = get_user_model().objects.get_or_create(
+        username=CLINIC_OWNER_USERNAME, defaults={"email": "owner@clinica-sol.example"}
+    )
+    owner.is_staff = True
+    owner.set_password(owner_password)
+    owner.save()
+    Membership.objects.update_or_create(user=owner, business=clinic, defaults={"role": Role.OWNER})
+    return clinic

@@ -351,7 +351,7 @@ def quiet_context(conversation: Conversation, now: dt.datetime, **read: Any) -> 
     return TurnContext(
         business=business.name,
         time_zone=business.time_zone,
-        language=business.language,
+        language=conversation.language,
         currency=business.currency,
         now=now,
         conversation=view_of(conversation, payment),

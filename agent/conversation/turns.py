@@ -35,6 +35,7 @@ from agent.containment import BLOCK, EXECUTE, Outcome, proposal_label, refund_as
 from agent.conversation import facts, telling
 from agent.conversation.claims import TurnInProgress, claimed_elsewhere, conversation_claim
 from agent.conversation.execute import Executed, execute
+from agent.conversation.language import starting_language
 from agent.conversation.policy import ConversationFacts, conversation_policy, service_id_for
 from agent.conversation.refusals import plain_refusal
 from agent.conversation.states import TERMINAL, State, transition
@@ -109,7 +110,10 @@ def conversation_start(
     token = secrets.token_urlsafe(32)  # 256 bits
     with transaction.atomic():
         conversation = Conversation.objects.create(
-            business=business, token_hash=token_hash(token), last_message_at=now
+            business=business,
+            token_hash=token_hash(token),
+            last_message_at=now,
+            language=starting_language(business.language),
         )
         narration = facts.narration_of(
             conversation, facts.quiet_context(conversation, now), [], payment=None

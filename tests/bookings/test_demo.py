@@ -10,7 +10,7 @@ from django.test import Client as HttpClient
 from django.urls import reverse
 
 from agent.models import GuardRewrite
-from bookings.demo import next_christmas, seed_demo
+from bookings.demo import CLINIC_OWNER_USERNAME, next_christmas, seed_demo, seed_demo_clinic
 from bookings.models import (
     Appointment,
     AppointmentStatus,
@@ -126,3 +126,19 @@ def test_demo_scene_a_haggled_haircut_is_booked_at_the_cores_price_not_the_model
 )
 def test_the_demo_closure_is_the_next_christmas_after_today(today, christmas):
     assert next_christmas(today) == christmas
+
+
+@pytest.mark.django_db
+def test_the_spanish_clinic_is_its_own_tenant_and_resets_on_a_second_run():
+    seed_demo(today=TODAY, owner_password="salon pass")
+    seed_demo_clinic(owner_password="first")
+    counts = (OpeningHours.objects.count(), Service.objects.count())
+    clinic = seed_demo_clinic(owner_password="clinic pass")
+
+    assert (OpeningHours.objects.count(), Service.objects.count()) == counts
+    assert (clinic.language, clinic.time_zone, clinic.country) == ("es", "Europe/Madrid", "ES")
+    http = HttpClient()
+    assert http.login(username=CLINIC_OWNER_USERNAME, password="clinic pass")
+    response = http.get(reverse("admin:bookings_service_changelist"))
+    names = {service.name for service in response.context["cl"].result_list}
+    assert names == {"Fisioterapia", "Masaje deportivo", "Primera consulta"}

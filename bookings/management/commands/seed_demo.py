@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand
 from django.urls import reverse
 from django.utils import timezone
 
-from bookings.demo import EMBED_EXAMPLE_ORIGIN, seed_demo
+from bookings.demo import CLINIC_OWNER_USERNAME, EMBED_EXAMPLE_ORIGIN, seed_demo, seed_demo_clinic
 from bookings.selectors import open_slots_for
 
 WEEK = dt.timedelta(days=7)
@@ -25,6 +25,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, password: str | None, **options) -> None:
         setup = seed_demo(today=timezone.localdate(), owner_password=password)
+        clinic = seed_demo_clinic(owner_password=setup.owner_password)
         business = setup.business
         out = self.stdout.write
         out(self.style.SUCCESS(f"Demo business ready: {business.name} ({business.slug})"))
@@ -76,3 +77,9 @@ class Command(BaseCommand):
         if settings.DEBUG:
             example = f"{EMBED_EXAMPLE_ORIGIN}{reverse('embed-example')}"
             out(f"  embedded on a site  {example}  (the widget from another origin)")
+        out("")
+        out(f"And a business whose assistant speaks Spanish: {clinic.name} ({clinic.slug}),")
+        out(f"  {clinic.time_zone}, open 09:00-13:00 and 15:00-19:00 on weekdays")
+        clinic_page = reverse("booking-page", kwargs={"slug": clinic.slug})
+        out(f"  its booking page    {settings.PUBLIC_URL}{clinic_page}")
+        out(f"  its owner signs in  {CLINIC_OWNER_USERNAME} / {setup.owner_password}")
