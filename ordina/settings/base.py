@@ -173,6 +173,10 @@ AXES_VERBOSE = False
 
 # --- i18n and time: aware datetimes stored in UTC; each business's rules in its own zone ----
 LANGUAGE_CODE = "en-us"
+# The languages a client is answered in: the assistant, the booking and manage pages, the
+# widget, the emails. Each app's catalogue is in its own locale/ directory (Django finds them);
+# `make messages` refreshes and compiles them.
+LANGUAGES = [("en", "English"), ("es", "Español")]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
