@@ -8,6 +8,11 @@ judged one after the other (a code's tries are counted exactly). The answer to "
 code" is the same whether or not the address is on file — nobody learns who is a client by
 asking — and the code goes only to the address on file, so typing someone's email gets the
 typist nothing. Codes are the client's own command, never a model's: no model sees them.
+
+The request does the same work whether or not the address is on file: it writes a row and
+queues one Celery task with the row's id. The code is made by the task (``code_deliver``), which
+emails it only when the row has a client — so how long the request takes, what it answers and
+what it queues tell nobody who is a client, and the code itself never sits in the broker.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from dataclasses import dataclass
+from enum import StrEnum
 
 from django.conf import settings
 from django.core.mail import EmailMessage
@@ -22,11 +28,12 @@ from django.db import transaction
 from django.db.models import Sum
 from django.template.loader import render_to_string
 from django.utils import translation
+from kombu.exceptions import OperationalError
 
-from agent.conversation.turns import locked_conversation
+from agent.conversation.turns import conversation_start, locked_conversation
 from agent.models import ClientVerification, Conversation
 from agent.verification import codes
-from bookings.models import Client
+from bookings.models import Appointment, Business, Client
 
 logger = logging.getLogger(__name__)
 
@@ -77,23 +84,80 @@ def code_send(*, token: str, email: str, now: dt.datetime) -> Sent:
         client = Client.objects.filter(
             business=conversation.business, email__iexact=address
         ).first()
-        code, salt = codes.new_code(), codes.new_salt()
-        # With no client, the digest is of a code nobody is sent: nothing can match it.
-        ClientVerification.objects.create(
+        # No code yet (an empty digest matches nothing): the task makes it, for a client or not.
+        verification = ClientVerification.objects.create(
             conversation=conversation,
             business=conversation.business,
             client=client,
             email=address,
-            digest=codes.digest(code, salt=salt, secret=settings.SECRET_KEY),
-            salt=salt,
+            digest="",
+            salt="",
             expires_at=now + codes.LIFETIME,
             created_at=now,
         )
         conversation.save(update_fields=["updated_at"])
-        if client is not None and client.email:
-            recipient = client.email  # the address on file, as the business keeps it
-            transaction.on_commit(lambda: _send(conversation, recipient, code))
+        transaction.on_commit(lambda: _queue_delivery(verification.pk))
     return Sent(codes.LIFETIME, conversation.business.name)
+
+
+class Delivery(StrEnum):
+    """What ``code_deliver`` did with a row."""
+
+    EMAILED = "emailed"  # a code was made and is emailed to the client's address on file
+    NOBODY = "nobody"  # a code was made and sent to nobody: no client has the address
+    ALREADY_MADE = "already_made"  # a repeated delivery of the task: nothing more
+    STALE = "stale"  # replaced, expired or gone before the worker got to it: nothing sent
+
+
+def code_deliver(*, verification_id: int, now: dt.datetime) -> Delivery:
+    """Make the code of a row ``code_send`` wrote, keep its digest, and email it if the row
+    names a client. Both kinds of row get the same work (a code made, a digest stored); only
+    the email differs, and it leaves from the worker, where no client can time it. A task
+    delivered twice makes no second code: the first one's email stays the right one."""
+    with transaction.atomic():
+        verification = (
+            ClientVerification.objects.select_for_update(of=("self",))
+            .select_related("client", "business")
+            .filter(pk=verification_id)
+            .first()
+        )
+        if verification is None:
+            return Delivery.STALE
+        if verification.digest:
+            return Delivery.ALREADY_MADE
+        latest_id = (
+            ClientVerification.objects.filter(conversation_id=verification.conversation_id)
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if latest_id != verification.pk or verification.expires_at <= now:
+            return Delivery.STALE
+        code, salt = codes.new_code(), codes.new_salt()
+        verification.salt = salt
+        verification.digest = codes.digest(code, salt=salt, secret=settings.SECRET_KEY)
+        verification.save(update_fields=["salt", "digest"])
+        client = verification.client
+        if client is None or not client.email:
+            return Delivery.NOBODY
+        recipient = client.email  # the address on file, as the business keeps it
+        business = verification.business
+        transaction.on_commit(lambda: _send(business, recipient, code, verification.pk))
+    return Delivery.EMAILED
+
+
+def _queue_delivery(verification_id: int) -> None:
+    # The client is told a code is on its way either way; with the broker unreachable none
+    # comes, for a client or a stranger alike, and they can ask again.
+    from agent.verification.tasks import deliver_verification_code
+
+    try:
+        deliver_verification_code.delay(verification_id)
+    except OperationalError:
+        logger.warning(
+            "Could not queue verification code %s (the broker is unreachable).",
+            verification_id,
+            exc_info=True,
+        )
 
 
 def code_check(*, token: str, code: str, now: dt.datetime) -> Checked:
@@ -127,14 +191,29 @@ def code_check(*, token: str, code: str, now: dt.datetime) -> Checked:
         latest.attempts += 1
         latest.verified_at = now
         latest.save(update_fields=["attempts", "verified_at"])
-        _link(conversation, latest.client, now)
+        client_link(conversation=conversation, client=latest.client, now=now)
         return Checked(
             verdict, name=latest.client.name, email=codes.masked_email(latest.client.email)
         )
 
 
-def _link(conversation: Conversation, client: Client, now: dt.datetime) -> None:
-    """The conversation is this client's: their details are offered back, not asked again."""
+def conversation_start_for_appointment(
+    *, appointment: Appointment, now: dt.datetime
+) -> tuple[Conversation, str]:
+    """A new conversation at the appointment's business, verified as its client, with the
+    appointment chosen; and its token. For the client's own manage link, whose token proves
+    them as well as a code would: whoever holds it can already cancel or move the booking."""
+    with transaction.atomic():
+        conversation, token, _greeting = conversation_start(business=appointment.business, now=now)
+        client_link(conversation=conversation, client=appointment.client, now=now)
+        conversation.subject = appointment
+        conversation.save(update_fields=["subject"])
+    return conversation, token
+
+
+def client_link(*, conversation: Conversation, client: Client, now: dt.datetime) -> None:
+    """The conversation is this client's: their details are offered back, not asked again.
+    The one way a conversation becomes a client's, by a code or by their manage link."""
     if conversation.verified_client_id not in (None, client.pk):
         # Another client now: nothing chosen or prepared for the one before carries over.
         conversation.subject = None
@@ -147,8 +226,7 @@ def _link(conversation: Conversation, client: Client, now: dt.datetime) -> None:
     conversation.save()
 
 
-def _send(conversation: Conversation, email: str, code: str) -> None:
-    business = conversation.business
+def _send(business: Business, email: str, code: str, verification_id: int) -> None:
     minutes = int(codes.LIFETIME.total_seconds() // 60)
     with translation.override(business.language):
         text = render_to_string(
@@ -160,4 +238,4 @@ def _send(conversation: Conversation, email: str, code: str) -> None:
         EmailMessage(subject=subject.strip(), body=body.strip() + "\n", to=[email]).send()
     except OSError:
         # The client is told a code is on its way either way; they can ask for another.
-        logger.exception("Could not send the verification code of conversation %s", conversation.pk)
+        logger.exception("Could not send verification code %s", verification_id)

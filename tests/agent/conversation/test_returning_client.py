@@ -23,10 +23,11 @@ from bookings.services import appointment_create
 from bookings.services.clients import ClientDetails
 from tests.agent.conversation.chat_http import shown_card
 from tests.agent.conversation.conftest import NOW, WEDNESDAY, lisbon
+from tests.agent.conversation.tasks_at_once import tasks_run_at_once  # noqa: F401
 from tests.agent.conversation.test_effects_need_the_clients_press import booked, booked_and_paid
 from tests.factories import BusinessFactory, OpeningHoursFactory, ServiceFactory
 
-pytestmark = pytest.mark.usefixtures("frozen_now")
+pytestmark = pytest.mark.usefixtures("frozen_now", "tasks_run_at_once")
 
 TEN = lisbon(WEDNESDAY, "10:00")
 ELEVEN = lisbon(WEDNESDAY, "11:00")

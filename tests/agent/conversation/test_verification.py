@@ -20,8 +20,11 @@ from tests.factories import BusinessFactory, ClientFactory
 
 from .chat_http import started
 from .conftest import NOW
+from .tasks_at_once import tasks_run_at_once  # noqa: F401
 
 CODE = re.compile(r"\b(\d{6})\b")
+
+pytestmark = pytest.mark.usefixtures("tasks_run_at_once")
 
 
 @pytest.fixture(autouse=True)
