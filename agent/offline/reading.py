@@ -1,34 +1,47 @@
 """What a client's message contains, read deterministically: times, contacts, money, intent.
 
 ``read_message`` is a pure function over the message and the business's context (``now``, its
-IANA zone, its country, its services). It decides nothing about availability, prices or
-confirmation — it only reports what the client wrote, for the shell to check against the core.
+IANA zone, its country, its services, the conversation's language and the business's dayparts).
+It decides nothing about availability, prices or confirmation — it only reports what the client
+wrote, for the shell to check against the core.
 
 Choices a reader should know:
 
-* Dayparts are fixed windows in the business's zone: morning 09:00–12:00, afternoon
-  12:00–17:00, evening 17:00–20:00 ("tonight" is today's evening). A day with no time is the
-  whole day (00:00 to the next 00:00); "next week" is next Monday 00:00 to the Monday after.
-* A bare weekday ("Friday", "next Friday") is the coming one, today excluded; "this Friday"
-  said on a Friday is today. "Tuesday next week" is the Tuesday of next week.
-* An hour without am/pm after "at" ("at 3") is read as business hours: 1–7 are afternoon.
-  "14.30" is not a time (it may be money); "14:30", "14h30", "14h", "2:30pm" are.
+* Every word and language-specific pattern is looked up in the reading table of the
+  conversation's language (``agent.offline.languages``: English and Spanish); this module holds
+  only the logic, the same in every language. Only a supported language is read (ValueError
+  otherwise). Spanish is read with its accents folded ("mañana" as "manana"), so a client who
+  writes without accents is read alike; names keep theirs.
+* Dayparts are windows in the business's zone: from its opening hours on that weekday when the
+  caller passes them (``dayparts``, built by ``agent.offline.dayparts``), else the fixed
+  windows morning 09:00–12:00, midday 12:00–15:00, afternoon 12:00–17:00, evening 17:00–20:00
+  ("tonight", "esta noche" is today's evening). A day with no time is the whole day (00:00 to
+  the next 00:00); "next week" is next Monday 00:00 to the Monday after.
+* A bare weekday ("Friday", "next Friday", "el viernes") is the coming one, today excluded;
+  "this Friday" ("este viernes") said on a Friday is today. "Tuesday next week" is the Tuesday
+  of next week. Spanish "mañana" alone is tomorrow; "por la mañana" is the morning.
+* An hour without am/pm after "at" ("at 3", "a las 3") is read as business hours: 1–7 are
+  afternoon; "a las 5 de la tarde" says which half itself. "14.30" is not a time (it may be
+  money); "14:30", "14h30", "14h", "2:30pm" are.
 * Wall times are built in the zone on that day (``datetime.combine`` with the ZoneInfo), so
   10:00 the day after spring-forward is 10:00 summer time; a wall time that does not exist
   (inside the skipped hour) is moved forward through UTC.
 * Emails, phone numbers and money are read and blanked out first, so their digits are never
-  read as dates or times. A bare number is money only next to a money verb ("do 75", "pay 75").
+  read as dates or times. A bare number is money only next to a money verb ("do 75", "pay 75",
+  "te doy 30").
+* Services are matched by name and by the table's synonyms ("fisio" is "fisioterapia"),
+  accents ignored both ways.
 * ``is_routine`` is the conservative routine-turn classifier (paper §5.1): True only when the
   whole message is one routine shape — a bare name, email, phone, yes/no/confirm or time —
   and False on any question mark, question word or unread word. False means "fetch knowledge".
   A bare name is routine only when the client said it was their name ("my name is …") or its
   first word is a known given name (``given_names``): "Balayage" and "gel nails" are
-  name-shaped too. Its proof is a labelled corpus (tests/agent/corpus/client_messages.jsonl).
+  name-shaped too. Its proof is a labelled corpus per language (tests/agent/corpus/).
 """
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
@@ -40,12 +53,10 @@ import phonenumbers
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
+from agent.offline.dayparts import FIXED_DAYPARTS, DaypartWindows
 from agent.offline.given_names import GIVEN_NAMES
-
-MORNING = (time(9), time(12))
-AFTERNOON = (time(12), time(17))
-EVENING = (time(17), time(20))
-DAYPARTS = {"morning": MORNING, "afternoon": AFTERNOON, "evening": EVENING, "tonight": EVENING}
+from agent.offline.languages import fold_accents, table_for
+from agent.offline.languages.table import NUMBER, ReadingTable
 
 
 class Intent(StrEnum):
@@ -93,82 +104,6 @@ class MessageReading:
     is_question: bool = False
 
 
-# --- the vocabulary ---------------------------------------------------------------------------
-
-WEEKDAYS = {
-    "monday": 0, "mon": 0,
-    "tuesday": 1, "tues": 1, "tue": 1, "tuesady": 1,
-    "wednesday": 2, "wed": 2, "wednsday": 2, "wensday": 2, "weds": 2,
-    "thursday": 3, "thu": 3, "thur": 3, "thurs": 3, "thrusday": 3,
-    "friday": 4, "fri": 4, "firday": 4,
-    "saturday": 5, "sat": 5, "saterday": 5,
-    "sunday": 6, "sun": 6,
-}  # fmt: skip
-TOMORROW = r"(?:tomorrow|tomorow|tommorow|tommorrow|tmrw|tmr|tmw)"
-MONTHS = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-)
-ORDINAL = r"(?:st|nd|rd|th)"
-CURRENCIES = {
-    "€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR",
-    "$": "USD", "usd": "USD", "dollar": "USD", "dollars": "USD", "bucks": "USD",
-    "£": "GBP", "gbp": "GBP", "pound": "GBP", "pounds": "GBP",
-}  # fmt: skip
-
-YES_PHRASES = {
-    "yes", "yes please", "yeah", "yep", "yup", "y", "sure", "ok", "okay", "k", "fine",
-    "sounds good", "perfect", "great", "go ahead", "please do", "correct", "that works",
-    "works for me", "absolutely", "of course", "yes thanks", "ok thanks", "sure thing", "alright",
-}  # fmt: skip
-CONFIRM_PHRASES = {"confirm", "confirmed", "i confirm", "book it", "confirm it", "confirm please"}
-NO_PHRASES = {"no", "nope", "nah", "no thanks", "no thank you", "not really", "n", "no sorry"}
-CANCEL_PHRASES = {"cancel", "cancel it", "cancel please", "please cancel"}
-CANCEL_SENTENCE = re.compile(r"\b(?:i (?:want|need|would like|'d like) to|please) cancel\b")
-
-# A question, wherever these stand: they ask for something the business knows.
-QUESTION_WORDS = {
-    "what", "when", "where", "why", "how", "who", "which", "whats", "hows", "any", "anything",
-    "wonder", "wondering", "tell", "know", "much", "possible", "available", "availability",
-    "free", "open", "price", "prices", "cost", "costs", "if", "or", "whether", "info",
-}  # fmt: skip
-# A question when they open the message or a clause ("is it free", "ok, do you take cards").
-QUESTION_OPENERS = {
-    "can", "could", "do", "does", "did", "is", "are", "was", "will", "would", "should", "may",
-    "might", "have", "has", "shall", "am", "isnt", "arent", "dont", "doesnt", "cant", "u",
-}  # fmt: skip
-# Filler around a routine answer; anything else left unread makes the turn non-routine.
-FILLER = {
-    "at", "on", "the", "please", "pls", "thanks", "thank", "you", "for", "around", "about",
-    "after", "before", "by", "until", "till",
-}  # fmt: skip
-CONTACT_LEADS = re.compile(
-    r"^(?:my|the)?\s*(?:e-?\s?mail|e-?\s?mail address|phone|phone number|number|mobile|cell)"
-    r"(?:\s+is)?\s*:?\s*",
-)
-NAME_LEADS = re.compile(r"^(?:my name is|name is|name:|(i am|i'm|im|it's|its|this is))\s+")
-# Lower-case words inside a name ("Maria da Silva", "Anne de Vries").
-NAME_PARTICLES = {"da", "de", "do", "das", "dos", "e", "di", "del", "la", "le", "du", "van", "von"}
-# Words that are never part of a bare name (so "pricing" or "hello there" is not a name).
-NOT_NAMES = {
-    "hi", "hello", "hey", "thanks", "thank", "you", "please", "good", "morning", "afternoon",
-    "evening", "night", "today", "tonight", "week", "weekend", "next", "this", "price",
-    "prices", "pricing", "cost", "costs", "hours", "address", "parking", "location", "menu",
-    "services", "service", "info", "information", "help", "refund", "payment", "pay", "book",
-    "booking", "appointment", "cancel", "reschedule", "available", "availability", "free",
-    "open", "closed", "and", "or", "the", "a", "an", "i", "me", "my", "we", "it", "is", "are",
-    "be", "to", "of", "in", "for", "with", "not", "want", "need", "like", "would", "can",
-    "could", "do", "does", "have", "later", "soon", "now", "asap", "sorry", "again", "ok",
-    "wait", "maybe", "perhaps", "too", "also", "just", "anytime", "any", "time", "day", "slot",
-    "slots", "lol", "haha", "hmm", "great", "perfect", "fine", "done", "other", "another",
-    "else", "different", "same", "still", "there", "here", "sure", "works", "what", "how",
-    "when", "where", "why", "who", "which", "discount", "deposit", "voucher", "gift", "card",
-    "cash", "policy", "policies", "wifi", "kids", "children", "dog", "dogs", "accessible",
-    "late", "early", "ready", "back", "coming", "busy", "sick", "outside", "inside", "nothing",
-    "never", "always", "urgent", "emergency", "bye", "goodbye", "cheers", "welcome", "hurry",
-}  # fmt: skip
-
-
 # --- the reading ------------------------------------------------------------------------------
 
 
@@ -180,37 +115,55 @@ def read_message(
     country: str,
     services: Sequence[tuple[int, str]],
     booked_on: date | None = None,
+    language: str = "en",
+    dayparts: Mapping[int, DaypartWindows] | None = None,
 ) -> MessageReading:
     """Read ``text`` as a client's message to a business in ``time_zone`` / ``country``.
     ``booked_on``: the local day of the booking the conversation acts on, if it has one — a
-    move to a time with no day named ("can we move it to 12 instead?") is to that day's time."""
+    move to a time with no day named ("can we move it to 12 instead?") is to that day's time.
+    ``language``: the conversation's, one with a reading table (ValueError otherwise).
+    ``dayparts``: the daypart windows of each weekday (0 is Monday) from the business's opening
+    hours; a weekday missing, or none given, reads the fixed windows."""
+    table = table_for(language)
     local_now = now.astimezone(time_zone)
-    lowered = " ".join(text.lower().split())
+    said = " ".join(text.lower().split())
+    lowered = fold_accents(said) if table.fold_accents else said
     blank = _Blanker(lowered)
-    requests = _read_requests(lowered)
+    requests = _read_requests(lowered, table)
     moving_on = booked_on if "move" in requests else None
 
     emails, bad_emails = _read_emails(blank)
     phones = _read_phones(blank, country=country)
-    bad_phones = _read_bad_phones(blank)
-    amounts, money_back = _read_amounts(blank)
+    bad_phones = _read_bad_phones(blank, table)
+    amounts, money_back = _read_amounts(blank, table)
     before_times = blank.text
-    times = _read_times(blank, local_now=local_now, time_zone=time_zone, moving_on=moving_on)
+    times = _read_times(
+        blank,
+        table,
+        local_now=local_now,
+        time_zone=time_zone,
+        moving_on=moving_on,
+        dayparts=dayparts or {},
+    )
     times_read = blank.text != before_times
-    intent = _read_intent(lowered)
-    service_ids = _read_services(lowered, services)
-    name = _read_name(text) if not (emails or phones or amounts or times or service_ids) else None
+    intent = _read_intent(lowered, table)
+    service_ids = _read_services(lowered, services, table)
+    name = (
+        _read_name(text, table)
+        if not (emails or phones or amounts or times or service_ids)
+        else None
+    )
     if name is not None and intent is not None:
         name = None
 
     residue = _words(blank.text)
-    is_question = _looks_like_question(text, lowered)
+    is_question = _looks_like_question(text, said, lowered, table)
     shapes = [
-        bool(emails) and _only_lead(residue, CONTACT_LEADS),
-        bool(phones) and _only_lead(residue, CONTACT_LEADS),
-        name is not None and _is_recognised_name(text, name),
-        intent in (Intent.YES, Intent.NO, Intent.CONFIRM) and _is_bare_intent(lowered),
-        bool(times) and times_read and all(word in FILLER for word in residue),
+        bool(emails) and _only_lead(residue, table),
+        bool(phones) and _only_lead(residue, table),
+        name is not None and _is_recognised_name(text, name, table),
+        intent in (Intent.YES, Intent.NO, Intent.CONFIRM) and _is_bare_intent(lowered, table),
+        bool(times) and times_read and all(word in table.filler for word in residue),
     ]
     is_routine = (
         not is_question
@@ -236,28 +189,34 @@ def read_message(
     )
 
 
-def _is_recognised_name(text: str, name: str) -> bool:
+def _is_recognised_name(text: str, name: str, table: ReadingTable) -> bool:
     """Whether a message read as a bare ``name`` is surely one: introduced as a name ("my name
     is ..."), or starting with a known given name and written in one case throughout ("Ana
     Silva", "ana silva"). "Highlights", "wher r u" and "Sofia balayage" are not."""
     cleaned = " ".join(text.strip().rstrip(".!").split())
-    lead = NAME_LEADS.match(cleaned.lower())
+    lead = table.name_leads.match(cleaned.lower())
     if lead is not None and lead.group(1) is None:  # "my name is", "name is", "name:"
         return True
     first = _plain(re.split(r"[\s-]", name, maxsplit=1)[0])
     if first not in GIVEN_NAMES:
         return False
     written = cleaned[lead.end() :] if lead else cleaned
-    words = [word for word in written.split() if _plain(word) not in NAME_PARTICLES]
+    words = [word for word in written.split() if _plain(word) not in table.name_particles]
     return all(word[0].isupper() for word in words) or all(word.islower() for word in words)
 
 
-def _looks_like_question(text: str, lowered: str) -> bool:
-    if "?" in text or QUESTION_WORDS & set(_words(lowered)):
+def _looks_like_question(text: str, said: str, lowered: str, table: ReadingTable) -> bool:
+    """``said`` is the message lower-cased, ``lowered`` as the table reads it (accents folded
+    in Spanish): a question word is looked for in both, so "qué" asks and "que" need not."""
+    if any(mark in text for mark in table.question_marks):
         return True
-    clauses = re.split(r"[.,;:!\n]|\b(?:and|but|so|also|then)\b", lowered)
+    if table.question_words & (set(_words(said)) | set(_words(lowered))):
+        return True
+    if table.question_phrases.search(lowered):
+        return True
+    clauses = table.clauses.split(lowered)
     openers = (re.findall(r"[a-z0-9]+", clause.replace("'", ""))[:1] for clause in clauses)
-    return any(first and first[0] in QUESTION_OPENERS for first in openers)
+    return any(first and first[0] in table.question_openers for first in openers)
 
 
 class _Blanker:
@@ -274,9 +233,17 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[a-z\u00c0-\u024f']+", text)
 
 
-def _only_lead(residue: list[str], lead: re.Pattern[str]) -> bool:
-    left = " ".join(word for word in residue if word not in FILLER)
-    return left == "" or lead.fullmatch(left) is not None
+def _only_lead(residue: list[str], table: ReadingTable) -> bool:
+    left = " ".join(word for word in residue if word not in table.filler)
+    return left == "" or table.contact_leads.fullmatch(left) is not None
+
+
+def _named(match: re.Match[str], prefix: str) -> str | None:
+    """The first group set whose name starts with ``prefix`` (see the table's docstring)."""
+    for name, value in match.groupdict().items():
+        if value is not None and name.startswith(prefix):
+            return value
+    return None
 
 
 # --- contacts and money -----------------------------------------------------------------------
@@ -319,79 +286,35 @@ def _read_phones(blank: _Blanker, *, country: str) -> list[str]:
     return found
 
 
-# Digits the client gave as a phone number ("my number is 12") that did not read as one.
-PHONE_ATTEMPT = re.compile(
-    r"\b(?:phone|mobile|cell|tel|telephone|number|whatsapp)(?:\s+(?:number|no\.?))?"
-    r"(?:\s+is)?\s*:?\s*(\+?\d[\d\s().-]*\d|\d)"
-)
-
-
-def _read_bad_phones(blank: _Blanker) -> list[str]:
+def _read_bad_phones(blank: _Blanker, table: ReadingTable) -> list[str]:
     bad = []
-    for match in PHONE_ATTEMPT.finditer(blank.text):
+    for match in table.phone_attempt.finditer(blank.text):
         bad.append(match.group(1))
         blank.take(match.start(1), match.end(1))
     return bad
 
 
-# An amount as written: grouped in thousands ("1,200", "1.200", "1,000,000.50", "1.200,50"),
-# or plain with up to two decimals ("45", "45.50", "45,5"); never the start or the end of a
-# longer number ("30.999", "1e309" are not read at all).
-NUMBER = (
-    r"(?<![\d.,])("
-    r"\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?|\d+(?:[.,]\d{1,2})?"
-    r")(?![.,]?\d|e\d)"
-)
 SYMBOL_FIRST = re.compile(r"([€$£])\s?" + NUMBER)
-SYMBOL_AFTER = re.compile(
-    NUMBER + r"\s?(€|\$|£|eur|euros?|usd|dollars?|bucks|gbp|pounds?)(?![a-z])"
-)
-BARE_AMOUNT = re.compile(
-    r"\b(?:pay|do|offer|give|budget|price|accept|take|spend|max|maximum|only|cost|costs|"
-    r"charge|how about|what about|is)\s+(?:you\s+)?(?:up to\s+)?"
-    + NUMBER
-    + r"(?!\s*(?::|h\b|am|pm|a\.m|p\.m|o'?clock|st\b|nd\b|rd\b|th\b|people|persons?|"
-    r"hours?|mins?|minutes?|days?|weeks?|of\b|\d))"
-)
 
 
-# A bare number asked about as a price: "55 ok?", "40 fine?", "would 40 work?" — the whole
-# message or clause, so "2 ok?" after "how many people" would still need the question mark
-# and no time word ("10 ok?" about a time is "10:00 ok?" or "at 10 ok?", read as times).
-ASKED_AMOUNT = re.compile(
-    r"(?:^|(?<=[,.;!]\s)|\bwould\s+)(?<![:.,\d])" + NUMBER + r"\s+(?:ok|okay|fine|work|good)\s*\?"
-)
-# "do it for 40", "that for 45": "for" names a price only after what is being priced.
-FOR_AMOUNT = re.compile(
-    r"\b(?:it|that|this|one)\s+for\s+" + NUMBER + r"(?!\s*(?::|h\b|am|pm|a\.m|p\.m|o'?clock|"
-    r"st\b|nd\b|rd\b|th\b|people|persons?|hours?|mins?|minutes?|days?|weeks?|of\b|\d))"
-)
-
-
-# Money that moved or is due: "I paid the €12 deposit", "my refund of €20" name no price.
-MONEY_MOVED = re.compile(
-    r"\b(?:deposits?|paid|payments?|refund\w*|reimburs\w*|charged|money back)\b"
-)
-
-
-def _read_amounts(blank: _Blanker) -> tuple[list[Money], list[Money]]:
+def _read_amounts(blank: _Blanker, table: ReadingTable) -> tuple[list[Money], list[Money]]:
     """The amounts the client names as a price, and those in a sentence about a deposit, a
     payment or a refund ("refund 5 euros"): no offer, but what a refund asks for. Both are
     blanked (never read as times)."""
     found: list[tuple[int, Money]] = []
-    for pattern, symbol_first in ((SYMBOL_FIRST, True), (SYMBOL_AFTER, False)):
+    for pattern, symbol_first in ((SYMBOL_FIRST, True), (table.symbol_after, False)):
         for match in pattern.finditer(blank.text):
             number, unit = (match.group(2), match.group(1)) if symbol_first else match.groups()
-            found.append((match.start(), Money(_decimal(number), CURRENCIES[unit])))
+            found.append((match.start(), Money(_decimal(number), table.currencies[unit])))
             blank.take(match.start(), match.end())
-    for pattern in (BARE_AMOUNT, ASKED_AMOUNT, FOR_AMOUNT):
+    for pattern in (table.bare_amount, table.asked_amount, table.for_amount):
         for match in pattern.finditer(blank.text):
             found.append((match.start(1), Money(_decimal(match.group(1)), None)))
             blank.take(match.start(1), match.end(1))
     moved = [
         (sentence.start(), sentence.end())
         for sentence in re.finditer(r"[^.!?;]+", blank.text)
-        if MONEY_MOVED.search(sentence[0])
+        if table.money_moved.search(sentence[0])
     ]
     in_order = sorted(found, key=lambda pair: pair[0])
     asked_back = [money for at, money in in_order if any(a <= at < b for a, b in moved)]
@@ -409,33 +332,17 @@ def _decimal(number: str) -> Decimal:
 
 # --- days and times ---------------------------------------------------------------------------
 
-CLOCK = re.compile(
-    r"\b(\d{1,2})(?::(\d{2})|h(\d{2})?|\.(\d{2})(?=\s*[ap]\.?m))\s*(am|pm|a\.m\.|p\.m\.)?(?!\d)"
-    r"|(?<![\d.,])\b(\d{1,2})\s*(am|pm|a\.m\.|p\.m\.)(?![a-z])"
-    r"|\bat\s+(\d{1,2})(?:\s*o'?clock)?(?![\d:/.]|\s*(?:" + ORDINAL + r"|" + MONTHS + r"))\b"
-    r"|\b(\d{1,2})\s*o'?clock\b"
-    r"|\b(noon|midday|midnight)\b"
-)
-DAYPART = re.compile(r"\b(this\s+)?(morning|afternoon|evening|tonight)s?\b")
-TODAY = re.compile(r"\btoday\b")
-AFTER_TOMORROW = re.compile(r"\b(?:the\s+)?day\s+after\s+" + TOMORROW + r"\b")
-TOMORROW_WORD = re.compile(r"\b" + TOMORROW + r"\b")
-IN_DAYS = re.compile(r"\bin\s+(\d{1,2})\s+days?\b")
-NEXT_WEEK = re.compile(r"\b(?:any\s*time\s+|sometime\s+)?next\s+week\b")
-WEEKEND = re.compile(r"\b(?:this\s+|next\s+)?weekend\b")
-WEEKDAY = re.compile(
-    r"\b(next\s+|this\s+|on\s+)?(" + "|".join(sorted(WEEKDAYS, key=len, reverse=True)) + r")s?\b"
-)
-MONTH_DATE = re.compile(
-    r"\b\d{1,2}" + ORDINAL + r"?\s+(?:of\s+)?" + MONTHS + r"\b|\b" + MONTHS + r"\s+\d{1,2}"
-    r"(?:" + ORDINAL + r")?\b"
-)
-DAY_OF_MONTH = re.compile(r"\b(?:the\s+)(\d{1,2})" + ORDINAL + r"?\b|\b(\d{1,2})" + ORDINAL + r"\b")
 NUMERIC_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?\b")
 
 
 def _read_times(
-    blank: _Blanker, *, local_now: datetime, time_zone: ZoneInfo, moving_on: date | None = None
+    blank: _Blanker,
+    table: ReadingTable,
+    *,
+    local_now: datetime,
+    time_zone: ZoneInfo,
+    moving_on: date | None = None,
+    dayparts: Mapping[int, DaypartWindows],
 ) -> list[TimeRequest]:
     """The times asked for. ``moving_on``: the day of a booking being moved — a bare hour
     ("to 12", "to 11:30") is read as a time, on that day when no day is named."""
@@ -449,10 +356,10 @@ def _read_times(
             blank.take(match.start(), match.end())
         return matches
 
-    for match in take_all(MONTH_DATE):
+    for match in take_all(table.month_date):
         parsed = dateparser.parse(
             match.group(),
-            languages=["en"],
+            languages=[table.dateparser_language],
             settings={
                 "RELATIVE_BASE": local_now.replace(tzinfo=None),
                 "PREFER_DATES_FROM": "future",
@@ -464,69 +371,74 @@ def _read_times(
             days.append(parsed.date())
     for match in take_all(NUMERIC_DATE):
         days.extend(_numeric_date(match, today))
-    if take_all(AFTER_TOMORROW):
+    if take_all(table.after_tomorrow):
         days.append(today + timedelta(days=2))
-    if take_all(TOMORROW_WORD):
+    if take_all(table.tomorrow):
         days.append(today + timedelta(days=1))
-    if take_all(TODAY):
+    if take_all(table.today):
         days.append(today)
-    for match in take_all(IN_DAYS):
-        days.append(today + timedelta(days=int(match.group(1))))
-    next_week = bool(take_all(NEXT_WEEK))
+    for match in take_all(table.in_days):
+        days.append(today + timedelta(days=int(match.group("count"))))
+    next_week = bool(take_all(table.next_week))
     if next_week:
         monday = today + timedelta(days=7 - today.weekday())
         week = (monday, monday + timedelta(days=7))
-    for match in take_all(WEEKEND):
+    for match in take_all(table.weekend):
         saturday = today + timedelta(days=(5 - today.weekday()) % 7 or 7)
-        if today.weekday() == 6 and not match.group().startswith("next"):
+        if today.weekday() == 6 and _named(match, "next") is None:
             saturday = today - timedelta(days=1)
         week = (max(saturday, today), saturday + timedelta(days=2))
-    for match in take_all(WEEKDAY):
-        weekday = WEEKDAYS[match.group(2)]
+    for match in take_all(table.weekday):
+        weekday = table.weekdays[match.group("day")]
         ahead = (weekday - today.weekday()) % 7
         if next_week and week is not None:
             days.append(week[0] + timedelta(days=weekday))
             week = None
             continue
-        if ahead == 0 and (match.group(1) or "").strip() != "this":
+        if ahead == 0 and (match.group("which") or "").strip() not in table.this_words:
             ahead = 7
         days.append(today + timedelta(days=ahead))
-    for match in take_all(DAY_OF_MONTH):
-        days.extend(_day_of_month(int(match.group(1) or match.group(2)), today))
+    for match in take_all(table.day_of_month):
+        days.extend(_day_of_month(int(_named(match, "day") or 0), today))
 
-    clocks = [clock for match in take_all(CLOCK) if (clock := _clock(match)) is not None]
+    clocks = [
+        clock for match in take_all(table.clock) if (clock := _clock(match, table)) is not None
+    ]
     if moving_on is not None and not clocks:
-        clocks = [clock for match in take_all(MOVED_TO) if (clock := _hour(match)) is not None]
-    parts = take_all(DAYPART)
-    window = DAYPARTS[parts[0].group(2)] if parts else None
-    if parts and parts[0].group(2) == "tonight" and not days:
+        moved = take_all(table.moved_to)
+        clocks = [clock for match in moved if (clock := _hour(match)) is not None]
+    parts = take_all(table.daypart)
+    daypart = table.daypart_words[" ".join(_named(parts[0], "part").split())] if parts else None
+    if daypart == "tonight" and not days:
         days.append(today)
+
+    def window_on(day: date) -> tuple[time, time] | None:
+        if daypart is None:
+            return None
+        windows = dayparts.get(day.weekday(), FIXED_DAYPARTS)
+        return windows.get(daypart) or FIXED_DAYPARTS[daypart]
 
     requests: list[TimeRequest] = []
     if week is not None and not days:
         start = _at(week[0], time(0), time_zone)
         requests.append(TimeRequest(max(start, local_now), _at(week[1], time(0), time_zone), False))
-    if not days and (clocks or window) and moving_on is not None:
+    if not days and (clocks or daypart) and moving_on is not None:
         days = [moving_on]
-    if not days and (clocks or window):
-        days = [_next_day_with(clocks, window, local_now, time_zone)]
+    if not days and (clocks or daypart):
+        days = [_next_day_with(clocks, window_on(today), local_now, time_zone)]
     for day in dict.fromkeys(days):
         if clocks:
             for clock in clocks:
                 moment = _at(day, clock, time_zone)
                 requests.append(TimeRequest(moment, moment, True))
             continue
+        window = window_on(day)
         start_time, end_time = window or (time(0), time(0))
         start = _at(day, start_time, time_zone)
         end = _at(day + timedelta(days=1) if window is None else day, end_time, time_zone)
         if end > local_now:
             requests.append(TimeRequest(max(start, local_now), end, False))
     return requests
-
-
-# "to 12", "to 4": a bare hour after "to", read only when a booking is being moved (elsewhere
-# "to 2" could be people or a count).
-MOVED_TO = re.compile(r"\bto\s+(\d{1,2})(?![\d:/.,]|\s*(?:people|persons|of|days?|weeks?))\b")
 
 
 def _hour(match: re.Match[str]) -> time | None:
@@ -537,27 +449,34 @@ def _hour(match: re.Match[str]) -> time | None:
     return time(hour) if 8 <= hour <= 19 else None
 
 
-def _clock(match: re.Match[str]) -> time | None:
+def _clock(match: re.Match[str], table: ReadingTable) -> time | None:
     """The wall time a clock match names, or None when it names no time ("31:00", "15pm")."""
-    groups = match.groups()
-    if groups[9]:
-        return time(0) if groups[9] == "midnight" else time(12)
-    if groups[0]:
-        hour, suffix = int(groups[0]), groups[4]
-        minute = int(groups[1] or groups[2] or groups[3] or 0)
-    elif groups[5]:
-        hour, minute, suffix = int(groups[5]), 0, groups[6]
-    else:
-        hour, minute, suffix = int(groups[7] or groups[8]), 0, None
-        if 1 <= hour <= 7:
-            suffix = "pm"  # "at 3" in business hours is the afternoon
+    named = _named(match, "named")
+    if named is not None:
+        return table.named_times[named]
+    bare = _named(match, "bare")
+    written = _named(match, "hour") or bare or "0"
+    hour = int(written) if written.isdigit() else table.number_words[written]
+    minute = int(_named(match, "minute") or 0)
+    ampm = _named(match, "ampm")
+    suffix = ampm[0] + "m" if ampm else None
+    half = _named(match, "half")
+    if suffix is None and half is not None and hour <= 12:
+        suffix = table.day_halves[" ".join(half.split())]  # "a las 17 de la tarde" is 17:00
+    if suffix is None and bare is not None and 1 <= hour <= 7:
+        suffix = "pm"  # "at 3" in business hours is the afternoon
     if hour > 23 or minute > 59 or (suffix and not 1 <= hour <= 12):
         return None
-    if suffix and suffix.startswith("p") and hour < 12:
+    if suffix == "pm" and hour < 12:
         hour += 12
-    if suffix and suffix.startswith("a") and hour == 12:
+    if suffix == "am" and hour == 12:
         hour = 0
-    return time(hour, minute)
+    shift = _named(match, "shift")
+    if shift is None:
+        return time(hour, minute)
+    # "las seis menos cuarto" is a quarter before 18:00.
+    minutes = hour * 60 + minute + table.minute_words[" ".join(shift.split())]
+    return time(minutes // 60, minutes % 60) if 0 <= minutes < 24 * 60 else None
 
 
 def _at(day: date, clock: time, time_zone: ZoneInfo) -> datetime:
@@ -600,7 +519,7 @@ def _numeric_date(match: re.Match[str], today: date) -> list[date]:
     return [candidate]
 
 
-# --- intent, services, names ------------------------------------------------------------------
+# --- intent, requests, services, names --------------------------------------------------------
 
 
 def _plain(text: str) -> str:
@@ -613,51 +532,36 @@ def _phrase(text: str) -> str:
     return " ".join(re.sub(r"[^a-z' ]", " ", _plain(text)).split())
 
 
-def _read_intent(lowered: str) -> Intent | None:
+def _read_intent(lowered: str, table: ReadingTable) -> Intent | None:
     phrase = _phrase(lowered)
     for phrases, intent in (
-        (CONFIRM_PHRASES, Intent.CONFIRM),
-        (CANCEL_PHRASES, Intent.CANCEL),
-        (NO_PHRASES, Intent.NO),
-        (YES_PHRASES, Intent.YES),
+        (table.confirm_phrases, Intent.CONFIRM),
+        (table.cancel_phrases, Intent.CANCEL),
+        (table.no_phrases, Intent.NO),
+        (table.yes_phrases, Intent.YES),
     ):
         if any(phrase == lead or phrase.startswith(lead + " ") for lead in phrases):
             return intent
-    if CANCEL_SENTENCE.search(phrase):
+    if table.cancel_sentence.search(phrase):
         return Intent.CANCEL
     return None
 
 
-# What the client asks to be done, however it is put; a request said not to be made ("don't
-# cancel it") is not one.
-REQUESTS = {
-    "cancel": re.compile(r"\b(?:cancel\w*|call(?:ing)? (?:it|this|that|the \w+ )?off)\b"),
-    "move": re.compile(
-        r"\b(?:move|moving|reschedul\w*|re-schedul\w*|postpon\w*|push (?:it|that) back|"
-        r"bring (?:it|that) forward|change (?:the |my |it to another )?(?:time|day|date|slot|"
-        r"appointment|booking)|another (?:time|day|date|slot)|(?:earlier|later) (?:time|slot))\b"
-    ),
-    "refund": re.compile(
-        r"\b(?:refund\w*|reimburs\w*|(?:money|deposit|payment) back|"
-        r"get (?:it|my (?:money|deposit|payment)) back|pay (?:me|it) back)\b"
-    ),
-}
-NEGATED = re.compile(r"\b(?:don'?t|do not|not|never|no need to|won'?t)\s+(?:\w+\s+){0,2}$")
-
-
-def _read_requests(lowered: str) -> frozenset[str]:
+def _read_requests(lowered: str, table: ReadingTable) -> frozenset[str]:
+    """What the client asks to be done, however it is put; a request said not to be made
+    ("don't cancel it", "no quiero cancelar") is not one."""
     asked = set()
-    for request, pattern in REQUESTS.items():
+    for request, pattern in table.requests.items():
         for match in pattern.finditer(lowered):
-            if not NEGATED.search(lowered[: match.start()]):
+            if not table.negated.search(lowered[: match.start()]):
                 asked.add(request)
                 break
     return frozenset(asked)
 
 
-def _is_bare_intent(lowered: str) -> bool:
+def _is_bare_intent(lowered: str, table: ReadingTable) -> bool:
     phrase = _phrase(lowered)
-    return phrase in YES_PHRASES | NO_PHRASES | CONFIRM_PHRASES
+    return phrase in table.yes_phrases | table.no_phrases | table.confirm_phrases
 
 
 def _stem(word: str) -> str:
@@ -667,28 +571,35 @@ def _stem(word: str) -> str:
     return word
 
 
-def _tokens(text: str) -> list[str]:
-    return [_stem(word) for word in re.findall(r"[a-z0-9]+", _plain(text).replace("'s", ""))]
+def _tokens(text: str, synonyms: Mapping[str, str] | None = None) -> list[str]:
+    words = re.findall(r"[a-z0-9]+", _plain(text).replace("'s", ""))
+    if synonyms:
+        words = [part for word in words for part in synonyms.get(word, word).split()]
+    return [_stem(word) for word in words]
 
 
-def _read_services(lowered: str, services: Sequence[tuple[int, str]]) -> list[int]:
-    words = _tokens(lowered)
+def _read_services(
+    lowered: str, services: Sequence[tuple[int, str]], table: ReadingTable
+) -> list[int]:
+    words = _tokens(lowered, table.synonyms)
     joined = " " + " ".join(words) + " "
     full = [sid for sid, name in services if " " + " ".join(_tokens(name)) + " " in joined]
     if full:
         return full
-    ignored = {"and", "with", "the", "for", "men", "women", "kid", "full", "short", "long"}
     message_words = set(words)
     return [
         sid
         for sid, name in services
-        if any(len(tok) >= 4 and tok not in ignored for tok in message_words & set(_tokens(name)))
+        if any(
+            len(tok) >= 4 and tok not in table.service_ignored
+            for tok in message_words & set(_tokens(name))
+        )
     ]
 
 
-def _read_name(text: str) -> str | None:
+def _read_name(text: str, table: ReadingTable) -> str | None:
     cleaned = " ".join(text.strip().rstrip(".!").split())
-    lead = NAME_LEADS.match(cleaned.lower())
+    lead = table.name_leads.match(cleaned.lower())
     if lead:
         cleaned = cleaned[lead.end() :]
     parts = cleaned.split()
@@ -697,9 +608,9 @@ def _read_name(text: str) -> str | None:
     name_part = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
     if not all(name_part.fullmatch(part) for part in parts):
         return None
-    if any(_plain(part) in NOT_NAMES or _plain(part) in WEEKDAYS for part in parts):
+    if any(_plain(part) in table.not_names or _plain(part) in table.weekdays for part in parts):
         return None
-    casual_lead = lead is not None and lead.group(1) is not None  # "i'm ...", "it's ..."
+    casual_lead = lead is not None and lead.group(1) is not None  # "i'm ...", "soy ..."
     single_bare_word = lead is None and len(parts) == 1
     if (casual_lead or single_bare_word) and not all(part[0].isupper() for part in parts):
         return None  # "parking", "i'm late": a lower-case word is more often not a name
