@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 
-.PHONY: capstone venv demo run worker beat test check lint types migrations-check services clean
+.PHONY: capstone venv demo run worker beat test check lint types migrations-check services clean messages
 
 # pip's own output (including warnings a machine's pip configuration may add) goes to a log:
 # it is shown only when an install fails.
@@ -83,6 +83,21 @@ test: services check
 
 clean:
 	rm -rf $(VENV) var node_modules
+
+# The Spanish catalogues: every app with a locale/ directory has its strings gathered into
+# <app>/locale/es/LC_MESSAGES/django.po (new ones untranslated, changed ones fuzzy: both refused
+# by tests/test_catalogues.py until translated) and compiled to the django.mo committed beside
+# it, so `make demo` needs no gettext tools. Needs GNU gettext (xgettext, msgmerge, msgfmt).
+MESSAGES_LANGUAGES ?= es
+
+messages: venv
+	@for locale in */locale; do app=$${locale%/locale}; \
+	  echo "make messages: $$app"; \
+	  ( cd $$app && for language in $(MESSAGES_LANGUAGES); do \
+	      $(CURDIR)/$(PY) $(CURDIR)/manage.py makemessages --locale $$language \
+	        --add-location file --no-obsolete --ignore 'locale/*' \
+	      && $(CURDIR)/$(PY) $(CURDIR)/manage.py compilemessages --locale $$language \
+	      || exit 1; done ) || exit 1; done
 
 # The module's capstone on Ordina: a fresh SQLite database, its world, its twelve proposals.
 CAPSTONE_DB := var/capstone.sqlite3

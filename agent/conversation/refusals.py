@@ -10,27 +10,34 @@ something the client never asked about (free text, an unknown command) is not to
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, gettext_noop
+
 from agent.gates import GateVerdict, Stage
 
-# One plain sentence per command, for refusals without words of their own.
+# One plain sentence per command, for refusals without words of their own. The English is the
+# catalogue's message id: the client reads it in the active language (``plain_refusal``).
 BY_ACTION = {
-    "offer_slots": "I couldn't look up open times just now.",
-    "choose_service": "I couldn't choose that service.",
-    "hold_slot": "I can't hold that time.",
-    "collect_contact": "I couldn't use those details.",
-    "request_confirmation": "I can't book it yet.",
-    "confirm_booking": "I can't book it yet.",
-    "request_payment": "I can't open the payment just now.",
-    "cancel_appointment": "I can't cancel it here.",
-    "reschedule_appointment": "I can't move it here.",
-    "refund": "I can't arrange a refund here.",
-    "offer_price": "I can't take price offers here; the price is the one shown.",
+    "offer_slots": gettext_noop("I couldn't look up open times just now."),
+    "choose_service": gettext_noop("I couldn't choose that service."),
+    "hold_slot": gettext_noop("I can't hold that time."),
+    "collect_contact": gettext_noop("I couldn't use those details."),
+    "request_confirmation": gettext_noop("I can't book it yet."),
+    "confirm_booking": gettext_noop("I can't book it yet."),
+    "request_payment": gettext_noop("I can't open the payment just now."),
+    "cancel_appointment": gettext_noop("I can't cancel it here."),
+    "reschedule_appointment": gettext_noop("I can't move it here."),
+    "refund": gettext_noop("I can't arrange a refund here."),
+    "offer_price": gettext_noop("I can't take price offers here; the price is the one shown."),
 }
-NOT_IN_THIS_CHAT = "That isn't something I can do in this chat; a member of the team can help."
+NOT_IN_THIS_CHAT = gettext_noop(
+    "That isn't something I can do in this chat; a member of the team can help."
+)
 # Refused at STRUCTURE, the command was fine but what it carried was not: an offer too long to be
 # an amount is no price, and the client is not told that offers are not taken.
 AT_STRUCTURE = {
-    "offer_price": "That amount is not a price: an offer is money, such as 45 or 45.50.",
+    "offer_price": gettext_noop(
+        "That amount is not a price: an offer is money, such as 45 or 45.50."
+    ),
 }
 
 
@@ -44,7 +51,7 @@ def plain_refusal(action: str, verdict: GateVerdict) -> str:
     if action not in BY_ACTION:
         return ""
     if verdict.stage == Stage.CAPABILITY:
-        return f"{BY_ACTION[action]} {NOT_IN_THIS_CHAT}"
+        return f"{gettext(BY_ACTION[action])} {gettext(NOT_IN_THIS_CHAT)}"
     if verdict.stage == Stage.STRUCTURE and action in AT_STRUCTURE:
-        return AT_STRUCTURE[action]
-    return BY_ACTION[action]
+        return gettext(AT_STRUCTURE[action])
+    return gettext(BY_ACTION[action])

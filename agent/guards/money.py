@@ -1,15 +1,23 @@
 """Money as a reply writes it with a currency marker ("$85", "85 EUR", "85 euros", "€ 44,50"),
-in English or Spanish ("30 dólares", "30,50 €": a comma before two digits is a decimal comma),
-and as the core's figures are written back to the client ("€45.00")."""
+in English or Spanish ("30 dólares", "30,50 €": a comma before two digits is a decimal comma;
+"12.345,50 €", "45,00 US$": how Babel writes Spanish amounts), and as the core's figures are
+written back to the client: "€45.00" in English, in any other language as Babel (CLDR) writes
+it there ("45,00 €")."""
 
 from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
 
+from babel import Locale, UnknownLocaleError
+from babel.numbers import format_currency
+from django.utils.translation import get_language, to_locale
+
 from agent.guards.ledger import Price
 
-SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
+SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "US$": "USD"}
+# How the core writes a currency in English: its symbol before the amount, else its code after.
+ENGLISH_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
 CODE_WORDS = {
     "usd": "USD",
     "dollar": "USD",
@@ -31,11 +39,15 @@ CODE_WORDS = {
 # A currency marker on its own: a symbol, an ISO code, or a currency's name.
 _NAMES = r"dollars?|euros?|pounds?|d[oó]lar(?:es)?|libras?"
 MARKER = rf"[$€£]|\b(?:USD|EUR|GBP|CHF|{_NAMES})\b"
-_NUMBER = r"\d{1,3}(?:[,\u202f ]\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
+# Thousands grouped with dots before a decimal comma ("12.345,50", Spanish) are tried first.
+_NUMBER = (
+    r"\d{1,3}(?:\.\d{3})+,\d{1,2}"
+    r"|\d{1,3}(?:[,\u202f ]\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
+)
 AMOUNT = re.compile(
-    rf"(?P<sym>[$€£])\s?(?P<n1>{_NUMBER})"
+    rf"(?P<sym>US\$|[$€£])\s?(?P<n1>{_NUMBER})"
     rf"|(?P<code1>USD|EUR|GBP|CHF)\s?(?P<n2>{_NUMBER})"
-    rf"|(?P<n3>{_NUMBER})\s?(?:(?P<sym2>[$€£])|(?P<code2>USD|EUR|GBP|CHF|{_NAMES})\b)",
+    rf"|(?P<n3>{_NUMBER})\s?(?:(?P<sym2>US\$|[$€£])|(?P<code2>USD|EUR|GBP|CHF|{_NAMES})\b)",
     re.IGNORECASE,
 )
 
@@ -47,6 +59,8 @@ def currency_of(marker: str) -> str:
 
 def to_decimal(number: str) -> Decimal | None:
     cleaned = number.replace("\u202f", "").replace(" ", "")
+    if re.fullmatch(r"\d{1,3}(?:\.\d{3})+,\d{1,2}", cleaned):  # "12.345,50"
+        cleaned = cleaned.replace(".", "")
     if re.fullmatch(r"\d+,\d{1,2}", cleaned):  # decimal comma: "85,50"
         cleaned = cleaned.replace(",", ".")
     cleaned = cleaned.replace(",", "")
@@ -63,7 +77,16 @@ def amount_of(match: re.Match[str]) -> Price | None:
     return None if amount is None else Price(amount, currency_of(marker))
 
 
-def format_price(price: Price) -> str:
-    symbol = {code: sym for sym, code in SYMBOLS.items()}.get(price.currency)
-    amount = f"{price.amount:.2f}"
-    return f"{symbol}{amount}" if symbol else f"{amount} {price.currency}"
+def format_price(price: Price, language: str | None = None) -> str:
+    """``price`` as the core writes it to the client in ``language`` (the active language when
+    not given): "€45.00", "45.00 CHF" in English; "45,00 €", "45,00 US$" in Spanish."""
+    language = language or get_language() or "en"
+    if language.split("-")[0].lower() == "en":
+        symbol = ENGLISH_SYMBOLS.get(price.currency)
+        amount = f"{price.amount:.2f}"
+        return f"{symbol}{amount}" if symbol else f"{amount} {price.currency}"
+    try:
+        locale = Locale.parse(to_locale(language))
+    except (ValueError, UnknownLocaleError):
+        locale = Locale("en")
+    return format_currency(price.amount, price.currency, locale=locale)

@@ -55,7 +55,7 @@ def prices_guard(reply: str, facts: TurnFacts) -> GuardResult:
     if not wrong:
         return GuardResult(reply)
     if len(facts.prices) == 1:
-        correct = format_price(facts.prices[0])
+        correct = format_price(facts.prices[0], facts.language)
         rewrites = [
             Rewrite("prices", "amount the core did not compute", match[0], correct)
             for match in wrong
@@ -101,7 +101,7 @@ _MONEY_MOVED = re.compile(
 def _negotiated(reply: str, facts: TurnFacts, figure: Price) -> GuardResult:
     """Every amount stated is the core's figure, rewritten to it where it is not; a payment or
     refund sentence naming an amount the core did not compute goes whole."""
-    correct = format_price(figure)
+    correct = format_price(figure, facts.language)
     moved_amounts = {(p.amount, p.currency) for p in (*facts.prices, *facts.paid, *facts.refunds)}
     edits: list[tuple[int, int]] = []  # spans of the reply rewritten to the figure
     kept: list[str] = []
