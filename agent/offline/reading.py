@@ -408,7 +408,8 @@ def _read_times(
         moved = take_all(table.moved_to)
         clocks = [clock for match in moved if (clock := _hour(match)) is not None]
     parts = take_all(table.daypart)
-    daypart = table.daypart_words[" ".join(_named(parts[0], "part").split())] if parts else None
+    part_words = _named(parts[0], "part") if parts else None
+    daypart = table.daypart_words[" ".join(part_words.split())] if part_words else None
     if daypart == "tonight" and not days:
         days.append(today)
 
