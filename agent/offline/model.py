@@ -38,35 +38,13 @@ from agent.conversation.wording import local_label
 from agent.guards.ledger import Price
 from agent.guards.prices import format_price
 from agent.llm.base import Narration, Proposed, StepOutcome, TurnContext
+from agent.offline.languages import table_for
 from agent.offline.reading import Intent
 
-HUMAN = re.compile(
-    r"\b(human|real person|a person|someone real|staff|manager|talk to (someone|somebody)|"
-    r"speak to (someone|somebody))\b",
-    re.IGNORECASE,
-)
-ORDINALS = {
-    "first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2,
-    "fourth": 3, "4th": 3, "fifth": 4, "5th": 4, "sixth": 5, "6th": 5, "last": -1,
-}  # fmt: skip
-PICK = re.compile(
-    r"\b(?:the\s+)?(" + "|".join(ORDINALS) + r")(?:\s+(?:one|option|time|slot))?\b"
-    r"|\boption\s+(\d)\b",
-    re.IGNORECASE,
-)
+# The words the model reads in the message itself ("a person", "the first one", "my booking",
+# the words every question has) are in the reading table of the conversation's language.
 WORD = re.compile(r"[a-zà-ÿ]{4,}")
-# A message about the client's own booking, when they came back to a new chat.
-ABOUT_MY_BOOKING = re.compile(
-    r"\b(?:my|the|our)\s+(?:booking|appointment|reservation|visit)s?\b|\bbooked\b|\bpaid\b|"
-    r"\bmove\b|\breschedul|\bdeposit\b|\brefund",
-    re.IGNORECASE,
-)
 LIVE = ("confirmed", "pending_payment")
-# Words every question has: they say nothing of what it is about.
-QUESTION_STEMS = {
-    "wher", "what", "when", "whic", "have", "ther", "your", "does", "with", "abou", "take",
-    "long", "much", "many", "need", "want", "woul", "coul", "like", "plea", "than", "just",
-}  # fmt: skip
 WHOLE_DAY = dt.timedelta(hours=20)
 
 
@@ -84,7 +62,7 @@ class OfflineModel:
     def propose(self, context: TurnContext) -> Proposed:
         reading, view = context.reading, context.conversation
         proposals: list[dict[str, Any]] = []
-        if HUMAN.search(context.message):
+        if table_for(context.language).human.search(context.message):
             return Proposed(({"action": "escalate_to_human", "reason": "the client asked"},))
         if reading.intent == Intent.CANCEL and view.appointment:
             return Proposed(({"action": "cancel_appointment", "appointment": view.appointment},))
@@ -137,7 +115,8 @@ class OfflineModel:
         view, reading = context.conversation, context.reading
         if view.appointment or not view.client_appointments:
             return None
-        if reading.intent != Intent.CANCEL and not ABOUT_MY_BOOKING.search(context.message):
+        about_my_booking = table_for(context.language).about_my_booking
+        if reading.intent != Intent.CANCEL and not about_my_booking.search(context.message):
             return None
         upcoming = [
             each
@@ -214,10 +193,11 @@ class OfflineModel:
 
     def _picked(self, context: TurnContext) -> dt.datetime | None:
         offered = context.conversation.offered
-        match = PICK.search(context.message) if offered else None
+        table = table_for(context.language)
+        match = table.pick.search(context.message) if offered else None
         if match is None:
             return None
-        index = ORDINALS[match[1].lower()] if match[1] else int(match[2]) - 1
+        index = table.ordinals[match[1].lower()] if match[1] else int(match[2]) - 1
         if -len(offered) <= index < len(offered):
             return offered[index]
         return None
@@ -225,7 +205,8 @@ class OfflineModel:
     def _answer(self, context: TurnContext) -> str:
         """The knowledge passage sharing most words with the question, quoted; or honesty.
         Words match on their first letters ("park" finds "parking")."""
-        asked = {_stem(word) for word in WORD.findall(context.message.lower())} - QUESTION_STEMS
+        asked = {_stem(word) for word in WORD.findall(context.message.lower())}
+        asked -= table_for(context.language).question_stems
         best, best_score = "", 0
         # Headings ("## Parking") title a source; they are not an answer.
         text = "\n".join(
