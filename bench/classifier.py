@@ -1,151 +1,53 @@
-"""The routine-turn classifier: what skipping the knowledge fetch on routine turns saves.
+"""The routine-turn classifier: what skipping the knowledge fetch on routine turns saves, in
+English and in Spanish.
 
     .venv/bin/python bench/classifier.py [--repeat 20] [--budget 6000]
 
-The demo salon (``bookings.demo.seed_demo``: Studio Lumen, Lisbon, Haircut / Colour / Beard
-trim) gets a knowledge base like an owner's: four short sources written in the dashboard, an
-FAQ uploaded as Markdown and a long colour-and-aftercare handbook uploaded as a document (about
-45,000 characters, far beyond the budget). Every message of the labelled corpus
-(``tests/agent/corpus/client_messages.jsonl``) is read with ``read_message`` as on Monday
-30 November 2026, 08:00 UTC; the knowledge block (``knowledge_for_prompt``) is fetched only when
-the message is not routine. The same messages are run once more fetching every time — the
-turn without the classifier — and the statements (CaptureQueriesContext) and prompt characters
-of both runs are counted, so what is saved is measured, not assumed.
+Two businesses, each with its own labelled corpus and a knowledge base like an owner's
+(``knowledge_worlds``: four short sources written in the dashboard, an FAQ uploaded as Markdown
+and a handbook of ≈ 27,000–29,000 characters uploaded as a document, far beyond the budget):
 
-Last line: messages, needs_knowledge (labelled so), routine (labelled not needing it), skipped
-(classified routine: no fetch), questions_skipped (needing knowledge yet skipped; must be 0),
-skip_share_of_routine (percent of the routine messages skipped), prompt_chars_saved and
-prompt_chars_saved_share (percent of the knowledge characters that fetching every turn would
-inject), db_reads_saved (statements), classify_p50_us (one read_message, median).
+* English: the demo salon (``bookings.demo.seed_demo``: Studio Lumen, Lisbon, PT, Haircut /
+  Colour / Beard trim) and ``tests/agent/corpus/client_messages.jsonl``;
+* Spanish: the demo clinic (``bookings.demo.seed_demo_clinic``: Clínica Sol, Madrid, ES,
+  Fisioterapia / Masaje deportivo / Primera consulta) and
+  ``tests/agent/corpus/client_messages_es.jsonl``.
+
+Every message is read with ``read_message`` in its business's zone, country, services and
+language, as on Monday 30 November 2026, 08:00 UTC; the knowledge block
+(``knowledge_for_prompt``) is fetched only when the message is not routine. The same messages
+are run once more fetching every time — the turn without the classifier — and the statements
+(CaptureQueriesContext) and prompt characters of both runs are counted, so what is saved is
+measured, not assumed.
+
+Printed: per language, the tallies by label; then the figures side by side (English column,
+Spanish column); then every message that needs knowledge yet was skipped. Last line, for each
+language prefixed ``en_`` / ``es_``: messages, needs_knowledge (labelled so), routine (labelled
+not needing it), skipped (classified routine: no fetch), questions_skipped (needing knowledge yet
+skipped; must be 0), skip_share_of_routine (percent of the routine messages skipped),
+prompt_chars_saved and prompt_chars_saved_share (percent of the knowledge characters that
+fetching every turn would inject), db_reads_saved (statements), classify_p50_us (one
+read_message, median).
 """
 
 import argparse
 import datetime as dt
 import json
 import os
+import secrets
 import shutil
 import statistics
 import sys
 import tempfile
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import harness
+from knowledge_worlds import CLINIC, SALON, KnowledgeWorld, build_knowledge_base
 
-ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "tests" / "agent" / "corpus" / "client_messages.jsonl"
 NOW = dt.datetime(2026, 11, 30, 8, tzinfo=dt.UTC)
-
-SHORT_SOURCES = {
-    "Prices": (
-        "Haircut (wash, cut and blow-dry): 60 €. Children under 12: 35 €. Fringe trim between "
-        "cuts: free for clients. Colour (roots or full, one tone): from 150 €; highlights and "
-        "balayage from 180 €, quoted after a free 15-minute consultation. Beard trim: 25 €; "
-        "hot-towel shave: 30 €. Students get 10 % off on weekdays with a valid card. Prices "
-        "include VAT. Olaplex treatment: add 20 € to any colour."
-    ),
-    "Parking and getting here": (
-        "Studio Lumen is at Rua das Flores 28, Lisbon, ground floor, step-free. The nearest "
-        "metro is Baixa-Chiado (green and blue lines), four minutes on foot. There is no "
-        "parking at the salon; the Camões car park (Largo do Camões) is 200 m away and gives "
-        "clients two hours for 3 € with our stamp. Bicycles can be left in the courtyard."
-    ),
-    "Cancellations, lateness and deposits": (
-        "Colour appointments need a 40 € deposit, taken when you book and counted towards the "
-        "price. Cancel or move any appointment up to 24 hours before and the deposit is "
-        "refunded in full. Later than that, or not coming, the deposit is kept. If you are "
-        "more than 15 minutes late we may have to shorten the service or move you to the next "
-        "free time so that the next client is not kept waiting. Tell us as early as you can."
-    ),
-    "Payment": (
-        "We take cash, Multibanco, Visa, Mastercard, Apple Pay and MB Way. Invoices with your "
-        "tax number (NIF) on request. Gift vouchers from 25 € are sold at the desk and online; "
-        "they are valid for twelve months."
-    ),
-}
-
-FAQ = """# Frequently asked questions
-
-## Can I bring my children?
-Yes. Children are welcome; there is a small play corner. Children under 12 have their own price.
-
-## Can I bring my dog?
-Small, calm dogs on a lead are welcome. Please tell us when you book.
-
-## Do I need to wash my hair before colour?
-No. Come with hair as you usually wear it; avoid washing it the same morning if your scalp is
-sensitive.
-
-## Do you speak English?
-Yes: Ana, Rui and Sofia speak English; Sofia also speaks French and Spanish.
-
-## Are you open on public holidays?
-No. We are closed on Sundays, Mondays and public holidays, and between 24 and 26 December.
-
-## Do you sell the products you use?
-Yes. We use and sell Davines and Olaplex; products can be bought without an appointment during
-opening hours.
-
-## Is there Wi-Fi?
-Yes, the network is StudioLumen-Guest; ask at the desk for the password.
-"""
-
-HANDBOOK_SECTIONS = [
-    (
-        "Before your colour",
-        "A patch test 48 hours before a first colour, or after a reaction to any dye, is free "
-        "and takes five minutes. Tell us about pregnancy, medication, a sensitive or broken "
-        "scalp and any colour done at home in the last year: box dyes change how our colour "
-        "takes and can make lightening unsafe in a single visit.",
-    ),
-    (
-        "Choosing a shade",
-        "Your stylist reads your natural base, the porosity of your lengths and the undertone "
-        "of your skin. Warm shades fade towards copper, cool shades towards ash; a gloss every "
-        "six to eight weeks keeps either true. Going more than two levels lighter is usually "
-        "done over two visits to protect the hair.",
-    ),
-    (
-        "Highlights and balayage",
-        "Foil highlights give an even, structured lift from the root; balayage is painted by "
-        "hand and grows out softly, so it needs refreshing less often. Both include a toner. "
-        "Expect three to four hours for a full head, including the consultation.",
-    ),
-    (
-        "Grey coverage",
-        "Permanent colour covers grey fully and grows out with a visible line; demi-permanent "
-        "colour blends grey and fades gently over six weeks. Many clients move from one to "
-        "the other as the share of grey grows; your stylist will suggest the moment.",
-    ),
-    (
-        "Aftercare, the first week",
-        "Wait 72 hours before the first wash. Use lukewarm water and a sulphate-free shampoo; "
-        "heat tools below 180 °C; a heat protector every time. Chlorine and salt water strip "
-        "fresh colour: wear a cap or rinse with fresh water straight away.",
-    ),
-    (
-        "Aftercare, every day",
-        "Wash two or three times a week, condition the lengths only, and use a mask once a "
-        "week. Sun fades colour like it fades fabric: a hat or a UV spray in summer keeps the "
-        "tone. Purple shampoo once a week keeps blonde from turning brassy; more dries the "
-        "ends.",
-    ),
-    (
-        "When something is not right",
-        "If the colour is not what we agreed, tell us within seven days: a correction is free "
-        "of charge. Itching, redness or swelling after colour is a reaction — rinse with cool "
-        "water, do not apply anything else, and call us or a pharmacist.",
-    ),
-    (
-        "Keratin and smoothing",
-        "A keratin smoothing treatment takes two to three hours and lasts three to five "
-        "months. Do not wash, tie or clip the hair for 48 hours afterwards. It is not done "
-        "during pregnancy, and not on the same day as lightening.",
-    ),
-]
-HANDBOOK_ROUNDS = 12  # the sections again for each season and hair type, as such handbooks go
+LANGUAGE_NAMES = {"en": "English", "es": "Spanish"}
 
 
 @dataclass
@@ -156,56 +58,83 @@ class Tally:
     prompt_chars: int = 0
 
 
-def handbook() -> str:
-    parts = ["# Colour and aftercare handbook"]
-    for round_number in range(1, HANDBOOK_ROUNDS + 1):
-        for title, text in HANDBOOK_SECTIONS:
-            parts.append(f"## {round_number}. {title}\n\n{text}")
-    return "\n\n".join(parts)
+@dataclass(frozen=True)
+class Business:
+    """What ``read_message`` and the fetch need of a business: its row's plain values."""
+
+    pk: int
+    time_zone: ZoneInfo
+    country: str
+    language: str
+    services: list[tuple[int, str]]
 
 
-def build_knowledge_base(business) -> None:
-    from django.core.files.base import ContentFile
+@dataclass(frozen=True)
+class LanguageRun:
+    language: str
+    with_classifier: dict[bool, Tally]  # by label: needs knowledge or not
+    always: dict[bool, Tally]
+    questions_skipped: list[str]
+    skipped: int
+    classify_timings_us: list[float]
 
-    from knowledge.models import KnowledgeSource, SourceKind
-    from knowledge.services import knowledge_source_create
+    def figures(self) -> dict[str, object]:
+        routine = self.with_classifier[False]
+        total, baseline = _sum(self.with_classifier), _sum(self.always)
+        saved_chars = baseline.prompt_chars - total.prompt_chars
+        return {
+            "messages": total.messages,
+            "needs_knowledge": self.with_classifier[True].messages,
+            "routine": routine.messages,
+            "skipped": self.skipped,
+            "questions_skipped": len(self.questions_skipped),
+            "skip_share_of_routine": (
+                f"{100 * (routine.messages - routine.fetched) / routine.messages:.1f}"
+            ),
+            "prompt_chars_saved": saved_chars,
+            "prompt_chars_saved_share": f"{100 * saved_chars / baseline.prompt_chars:.1f}",
+            "db_reads_saved": baseline.queries - total.queries,
+            "classify_p50_us": f"{statistics.median(self.classify_timings_us):.0f}",
+        }
 
-    for title, body in SHORT_SOURCES.items():
-        knowledge_source_create(business=business, kind=SourceKind.TEXT, title=title, body=body)
-    for title, name, content in [
-        ("Frequently asked questions", "faq.md", FAQ),
-        ("Colour and aftercare handbook", "handbook.md", handbook()),
-    ]:
-        upload = KnowledgeSource(business=business, kind=SourceKind.DOCUMENT, title=title)
-        upload.file.save(name, ContentFile(content.encode()), save=False)
-        knowledge_source_create(
-            business=business, kind=SourceKind.DOCUMENT, title=title, file=upload.file.name
-        )
 
-
-def corpus() -> list[tuple[str, bool]]:
-    rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
+def corpus(world: KnowledgeWorld) -> list[tuple[str, bool]]:
+    rows = [json.loads(line) for line in world.corpus.read_text(encoding="utf-8").splitlines()]
     return [(row["text"], row["needs_knowledge"]) for row in rows]
 
 
-def run_turns(messages, *, business, services, budget: int, classify: bool):
+def business_of(row) -> Business:
+    services = list(row.services.order_by("pk").values_list("pk", "name"))
+    return Business(row.pk, ZoneInfo(row.time_zone), row.country, row.language, services)
+
+
+def read(text: str, business: Business):
+    from agent.offline import read_message
+
+    return read_message(
+        text,
+        now=NOW,
+        time_zone=business.time_zone,
+        country=business.country,
+        services=business.services,
+        language=business.language,
+    )
+
+
+def run_turns(messages, *, business: Business, budget: int, classify: bool):
     """Each message's turn: read it, then fetch the knowledge block unless it is routine (or
     always, without the classifier). Returns the tallies by label and the routine verdicts."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from agent.offline import read_message
     from knowledge.selectors import knowledge_for_prompt
 
-    zone = ZoneInfo(business.time_zone)
     tallies = {True: Tally(), False: Tally()}
     verdicts = {}
     for text, needs_knowledge in messages:
         tally = tallies[needs_knowledge]
         tally.messages += 1
-        reading = read_message(
-            text, now=NOW, time_zone=zone, country=business.country, services=services
-        )
+        reading = read(text, business)
         verdicts[text] = reading.is_routine
         if classify and reading.is_routine:
             continue
@@ -217,30 +146,42 @@ def run_turns(messages, *, business, services, budget: int, classify: bool):
     return tallies, verdicts
 
 
-def classify_timings_us(messages, *, business, services, repeat: int) -> list[float]:
-    from agent.offline import read_message
-
-    zone = ZoneInfo(business.time_zone)
+def classify_timings_us(messages, *, business: Business, repeat: int) -> list[float]:
     timings = []
     for _ in range(repeat):
         for text, _needs in messages:
             began = time.perf_counter()
-            read_message(text, now=NOW, time_zone=zone, country=business.country, services=services)
+            read(text, business)
             timings.append((time.perf_counter() - began) * 1e6)
     return timings
 
 
-def print_table(with_classifier: dict, always: dict) -> None:
+def run_language(world: KnowledgeWorld, business: Business, *, budget: int, repeat: int):
+    messages = corpus(world)
+    with_classifier, verdicts = run_turns(messages, business=business, budget=budget, classify=True)
+    always, _ = run_turns(messages, business=business, budget=budget, classify=False)
+    return LanguageRun(
+        language=world.language,
+        with_classifier=with_classifier,
+        always=always,
+        questions_skipped=[text for text, needs in messages if needs and verdicts[text]],
+        skipped=sum(verdicts.values()),
+        classify_timings_us=classify_timings_us(messages, business=business, repeat=repeat),
+    )
+
+
+def print_tallies(run: LanguageRun) -> None:
     header = (
-        f"{'':<28}{'messages':>9}{'fetched':>9}{'skipped':>9}{'queries':>9}{'prompt chars':>14}"
+        f"{LANGUAGE_NAMES[run.language]:<28}{'messages':>9}{'fetched':>9}{'skipped':>9}"
+        f"{'queries':>9}{'prompt chars':>14}"
     )
     print(header)
     print("-" * len(header))
     rows = [
-        ("needs knowledge", with_classifier[True]),
-        ("routine", with_classifier[False]),
-        ("all, with the classifier", _sum(with_classifier)),
-        ("all, fetching every turn", _sum(always)),
+        ("needs knowledge", run.with_classifier[True]),
+        ("routine", run.with_classifier[False]),
+        ("all, with the classifier", _sum(run.with_classifier)),
+        ("all, fetching every turn", _sum(run.always)),
     ]
     for label, tally in rows:
         skipped = tally.messages - tally.fetched
@@ -248,6 +189,16 @@ def print_table(with_classifier: dict, always: dict) -> None:
             f"{label:<28}{tally.messages:>9}{tally.fetched:>9}{skipped:>9}{tally.queries:>9}"
             f"{tally.prompt_chars:>14,}"
         )
+    print()
+
+
+def print_side_by_side(runs: list[LanguageRun]) -> None:
+    figures = [run.figures() for run in runs]
+    header = f"{'':<26}" + "".join(f"{LANGUAGE_NAMES[run.language]:>12}" for run in runs)
+    print(header)
+    print("-" * len(header))
+    for key in figures[0]:
+        print(f"{key:<26}" + "".join(f"{each[key]!s:>12}" for each in figures))
 
 
 def _sum(tallies: dict) -> Tally:
@@ -262,7 +213,7 @@ def _sum(tallies: dict) -> Tally:
 
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=20, help="timed passes over the corpus")
+    parser.add_argument("--repeat", type=int, default=20, help="timed passes over each corpus")
     parser.add_argument("--budget", type=int, default=6000, help="KNOWLEDGE_BUDGET_CHARS")
     parser.add_argument("--database", default="ordina_bench_classifier")
     args = parser.parse_args(argv)
@@ -271,46 +222,32 @@ def main(argv: list[str]) -> None:
     os.environ["MEDIA_ROOT"] = media  # the uploaded documents, removed at the end
     try:
         harness.bench_database(args.database)
-        from bookings.demo import seed_demo
+        from bookings.demo import seed_demo, seed_demo_clinic
 
-        business = seed_demo(today=NOW.date()).business
-        services = list(business.services.order_by("pk").values_list("pk", "name"))
-        build_knowledge_base(business)
-        messages = corpus()
-
-        with_classifier, verdicts = run_turns(
-            messages, business=business, services=services, budget=args.budget, classify=True
-        )
-        always, _ = run_turns(
-            messages, business=business, services=services, budget=args.budget, classify=False
-        )
-        timings = classify_timings_us(
-            messages, business=business, services=services, repeat=args.repeat
-        )
+        salon = seed_demo(today=NOW.date()).business
+        clinic = seed_demo_clinic(owner_password=secrets.token_urlsafe(12))
+        runs = []
+        for world, row in ((SALON, salon), (CLINIC, clinic)):
+            build_knowledge_base(row, world)
+            runs.append(
+                run_language(world, business_of(row), budget=args.budget, repeat=args.repeat)
+            )
     finally:
         shutil.rmtree(media, ignore_errors=True)
 
-    print_table(with_classifier, always)
-    questions_skipped = [text for text, needs in messages if needs and verdicts[text]]
-    for text in questions_skipped:
-        print(f"needs knowledge, yet skipped: {text!r}")
-    routine = with_classifier[False]
-    skipped = sum(verdicts.values())
-    routine_skipped = routine.messages - routine.fetched
-    total, baseline = _sum(with_classifier), _sum(always)
-    saved_chars = baseline.prompt_chars - total.prompt_chars
+    for run in runs:
+        print_tallies(run)
+    print_side_by_side(runs)
+    for run in runs:
+        for text in run.questions_skipped:
+            print(f"{run.language}: needs knowledge, yet skipped: {text!r}")
     print(
         harness.summary(
-            messages=len(messages),
-            needs_knowledge=with_classifier[True].messages,
-            routine=routine.messages,
-            skipped=skipped,
-            questions_skipped=len(questions_skipped),
-            skip_share_of_routine=f"{100 * routine_skipped / routine.messages:.1f}",
-            prompt_chars_saved=saved_chars,
-            prompt_chars_saved_share=f"{100 * saved_chars / baseline.prompt_chars:.1f}",
-            db_reads_saved=baseline.queries - total.queries,
-            classify_p50_us=f"{statistics.median(timings):.0f}",
+            **{
+                f"{run.language}_{key}": value
+                for run in runs
+                for key, value in run.figures().items()
+            }
         )
     )
 
