@@ -117,7 +117,7 @@ def code_deliver(*, verification_id: int, now: dt.datetime) -> Delivery:
     with transaction.atomic():
         verification = (
             ClientVerification.objects.select_for_update(of=("self",))
-            .select_related("client", "business")
+            .select_related("client", "business", "conversation")
             .filter(pk=verification_id)
             .first()
         )
@@ -141,14 +141,16 @@ def code_deliver(*, verification_id: int, now: dt.datetime) -> Delivery:
             return Delivery.NOBODY
         recipient = client.email  # the address on file, as the business keeps it
         business = verification.business
-        transaction.on_commit(lambda: _send(business, recipient, code, verification.pk))
+        # In the conversation's language: the client asked for the code in this chat.
+        language = verification.conversation.language or business.language
+        transaction.on_commit(lambda: _send(business, language, recipient, code, verification.pk))
     return Delivery.EMAILED
 
 
 def _queue_delivery(verification_id: int) -> None:
     # The client is told a code is on its way either way; with the broker unreachable none
     # comes, for a client or a stranger alike, and they can ask again.
-    from agent.verification.tasks import deliver_verification_code
+    from agent.tasks import deliver_verification_code
 
     try:
         deliver_verification_code.delay(verification_id)
@@ -226,9 +228,9 @@ def client_link(*, conversation: Conversation, client: Client, now: dt.datetime)
     conversation.save()
 
 
-def _send(business: Business, email: str, code: str, verification_id: int) -> None:
+def _send(business: Business, language: str, email: str, code: str, verification_id: int) -> None:
     minutes = int(codes.LIFETIME.total_seconds() // 60)
-    with translation.override(business.language):
+    with translation.override(language):
         text = render_to_string(
             "agent/verification_code.txt",
             {"business": business, "code": code, "minutes": minutes},

@@ -363,6 +363,7 @@ def summary(view: ManagedAppointment, token: str) -> dict[str, Any]:
         "cancel_url": reverse("manage:cancel", kwargs={"token": token}),
         "reschedule_url": reverse("manage:reschedule", kwargs={"token": token}),
         "calendar_url": reverse("manage:calendar", kwargs={"token": token}),
+        "assistant_url": reverse("manage:assistant", kwargs={"token": token}),
     }
 
 
