@@ -14,7 +14,8 @@ from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import (
@@ -31,6 +32,7 @@ from rest_framework.response import Response
 from agent.conversation.client_actions import NotOffered, details_give, slot_pick, time_hold
 from agent.conversation.confirming import AlreadyBooked, ConversationClosed, conversation_confirm
 from agent.conversation.facts import reference_of
+from agent.conversation.language import starting_language
 from agent.conversation.states import State
 from agent.conversation.telling import booked_choice, in_zone, slot_id
 from agent.conversation.turns import (
@@ -40,6 +42,7 @@ from agent.conversation.turns import (
     conversation_for_token,
     conversation_start,
     locked_conversation,
+    token_hash,
     turn_take,
 )
 from agent.conversation.wording import local_label
@@ -53,6 +56,7 @@ from bookings.api.errors import conflict, error_responses
 from bookings.api.fields import NOT_BLANK_PATTERN, InstantField, StrictCharField
 from bookings.api.lookups import business_or_404
 from bookings.api.public import SLUG_PARAMETER, PublicApi
+from bookings.models import Business
 from bookings.tokens import calendar_url, manage_url
 
 TRANSCRIPT_LIMIT = 200  # messages returned when a conversation is read back
@@ -62,6 +66,31 @@ CONVERSATION_TOKEN = OpenApiParameter(
     OpenApiParameter.PATH,
     description="The conversation's token, as returned when it started.",
 )
+
+
+class ConversationApi(PublicApi):
+    """An endpoint about one conversation (named by the token in its path, or about to start
+    at the business of its slug): every word it answers with, errors included, is in the
+    conversation's language (the business's, for one not started). Error codes stay English."""
+
+    def dispatch(self, request, *args, **kwargs):
+        language = _language(token=kwargs.get("token"), slug=kwargs.get("slug"))
+        if language is None:  # nothing to speak of: the request's own language
+            return super().dispatch(request, *args, **kwargs)
+        with translation.override(language):
+            return super().dispatch(request, *args, **kwargs)
+
+
+def _language(*, token: str | None, slug: str | None) -> str | None:
+    """The conversation's language, or the one a chat at the business would start in; None
+    for a token or slug that names none, so an unknown token's 404 reads as any other."""
+    if token is not None:
+        found = Conversation.objects.filter(token_hash=token_hash(token))
+        return found.values_list("language", flat=True).first()
+    if slug is not None:
+        business = Business.objects.filter(slug=slug).values_list("language", flat=True).first()
+        return None if business is None else starting_language(business)
+    return None
 
 
 class StoredChoicesField(serializers.JSONField):
@@ -234,7 +263,7 @@ def _turn(result: TurnResult) -> dict[str, Any]:
     return TurnSerializer({"conversation": result.conversation, "reply": result.reply}).data
 
 
-class ConversationStartApi(PublicApi):
+class ConversationStartApi(ConversationApi):
     @extend_schema(
         operation_id="conversation_start",
         summary="Start a chat with a business's assistant",
@@ -249,7 +278,7 @@ class ConversationStartApi(PublicApi):
         return Response(StartedSerializer(body).data, status=201)
 
 
-class ConversationReadApi(PublicApi):
+class ConversationReadApi(ConversationApi):
     class QuerySerializer(serializers.Serializer):
         after = serializers.IntegerField(
             required=False,
@@ -273,7 +302,7 @@ class ConversationReadApi(PublicApi):
         return Response(TranscriptSerializer(_up_to_date(token), context=context).data)
 
 
-class ConversationMessageApi(PublicApi):
+class ConversationMessageApi(ConversationApi):
     class InputSerializer(serializers.Serializer):
         text = StrictCharField(max_length=2000, trim_whitespace=True)
 
@@ -310,7 +339,7 @@ class ConversationMessageApi(PublicApi):
         return Response(_turn(result))
 
 
-class ConversationConfirmApi(PublicApi):
+class ConversationConfirmApi(ConversationApi):
     class InputSerializer(serializers.Serializer):
         card = StrictCharField(
             max_length=64,
@@ -373,11 +402,13 @@ class ConversationConfirmApi(PublicApi):
         except TurnInProgress:
             return in_progress()
         except AlreadyBooked:
-            return conflict("already_booked", "This conversation's booking is already made.")
+            return conflict(
+                "already_booked", gettext("This conversation's booking is already made.")
+            )
         except ConversationClosed:
             return conflict(
                 "conversation_closed",
-                "This conversation is closed: a member of the team has it, or it ended.",
+                gettext("This conversation is closed: a member of the team has it, or it ended."),
             )
         done = result.executed[0]
         if done.replayed:
@@ -396,7 +427,7 @@ class ConversationConfirmApi(PublicApi):
         )
 
 
-class ClientActionApi(PublicApi):
+class ClientActionApi(ConversationApi):
     """What the three client actions share: their errors, and the turn they answer with."""
 
     def answered(self, request: Request, action) -> Response:
@@ -409,10 +440,12 @@ class ClientActionApi(PublicApi):
         except ConversationClosed:
             return conflict(
                 "conversation_closed",
-                "This conversation is closed: a member of the team has it, or it ended.",
+                gettext("This conversation is closed: a member of the team has it, or it ended."),
             )
         except NotOffered:
-            return conflict("not_offered", "That time is not one of the times offered now.")
+            return conflict(
+                "not_offered", gettext("That time is not one of the times offered now.")
+            )
         return Response(_turn(result))
 
 
@@ -503,7 +536,7 @@ class ConversationDetailsApi(ClientActionApi):
 
         def validate(self, data: dict[str, str]) -> dict[str, str]:
             if not any(value.strip() for value in data.values()):
-                raise ValidationError("Give a name, an email address or a phone number.")
+                raise ValidationError(gettext("Give a name, an email address or a phone number."))
             return data
 
     @extend_schema(
@@ -584,7 +617,8 @@ def _slots(result: TurnResult, starts: list[dt.datetime]) -> list[dict[str, str]
 
 def in_progress() -> Response:
     response = conflict(
-        "turn_in_progress", "The previous message is still being answered; send again shortly."
+        "turn_in_progress",
+        gettext("The previous message is still being answered; send again shortly."),
     )
     response["Retry-After"] = "2"
     return response

@@ -1,6 +1,8 @@
 """Turning a reminder row into a message and sending it through Django's email framework.
-Times are written in the business's zone and language; links are the core's management-token
-links. A client without an email address fails honestly: nothing is counted as sent."""
+Times are written in the business's zone, words in the client's language (``client_language``:
+the conversation's when the appointment was booked in one, else the business's); links are the
+core's management-token links. A client without an email address fails honestly: nothing is
+counted as sent."""
 
 import smtplib
 
@@ -10,6 +12,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from bookings.tokens import manage_url
+from reminders.language import client_language
 from reminders.models import Reminder
 
 
@@ -20,10 +23,10 @@ class DeliveryFailed(Exception):
 
 
 def render(reminder: Reminder) -> tuple[str, str]:
-    """Subject and body of a reminder, in the business's language and time zone."""
+    """Subject and body of a reminder, in the client's language and the business's zone."""
     appointment = reminder.appointment
     business = reminder.business
-    with translation.override(business.language), timezone.override(business.tzinfo):
+    with translation.override(client_language(appointment)), timezone.override(business.tzinfo):
         context = {
             "business": business,
             "client": appointment.client,

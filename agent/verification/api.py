@@ -4,29 +4,30 @@ Both are the client's own presses on a conversation they hold the token of."""
 from __future__ import annotations
 
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from agent.api import CONVERSATION_TOKEN, in_progress
+from agent.api import CONVERSATION_TOKEN, ConversationApi, in_progress
 from agent.conversation.turns import ConversationNotFound, TurnInProgress
 from agent.verification import codes
 from agent.verification.service import TooManyCodes, code_check, code_send
 from bookings.api.errors import conflict, error_responses
 from bookings.api.fields import StrictCharField
-from bookings.api.public import PublicApi
 
-SENT = (
+# In the conversation's language (ConversationApi); the codes beside them stay English.
+SENT = gettext_lazy(
     "If {email} is the address {business} has for you, a {digits}-digit code is on its way "
     "there. Type it here within {minutes} minutes."
 )
 TOLD = {
-    codes.Verdict.WRONG: "That code is not right.",
-    codes.Verdict.EXPIRED: "That code has expired: ask for a new one.",
-    codes.Verdict.USED_UP: "Too many wrong tries for that code: ask for a new one.",
-    codes.Verdict.NONE_WAITING: "No code is waiting: ask for one first.",
+    codes.Verdict.WRONG: gettext_lazy("That code is not right."),
+    codes.Verdict.EXPIRED: gettext_lazy("That code has expired: ask for a new one."),
+    codes.Verdict.USED_UP: gettext_lazy("Too many wrong tries for that code: ask for a new one."),
+    codes.Verdict.NONE_WAITING: gettext_lazy("No code is waiting: ask for one first."),
 }
 
 
@@ -41,7 +42,7 @@ class VerifiedSerializer(serializers.Serializer):
     email = serializers.CharField(help_text="Their address on file, masked (a…@example.com).")
 
 
-class ConversationVerificationApi(PublicApi):
+class ConversationVerificationApi(ConversationApi):
     class InputSerializer(serializers.Serializer):
         email = serializers.EmailField(max_length=254)
 
@@ -53,7 +54,7 @@ class ConversationVerificationApi(PublicApi):
             # compared and stored lower-cased, so that form must fit too.
             if len(value.strip().lower()) > 254:
                 raise serializers.ValidationError(
-                    "Ensure this field has no more than 254 characters."
+                    gettext("Ensure this field has no more than 254 characters.")
                 )
             return value
 
@@ -83,7 +84,9 @@ class ConversationVerificationApi(PublicApi):
         except TooManyCodes:
             response = Response(
                 {
-                    "detail": "Too many codes asked for in this chat: try again in an hour.",
+                    "detail": gettext(
+                        "Too many codes asked for in this chat: try again in an hour."
+                    ),
                     "code": "too_many_codes",
                 },
                 status=429,
@@ -97,7 +100,7 @@ class ConversationVerificationApi(PublicApi):
         return Response({"detail": detail, "expires_in": seconds}, status=202)
 
 
-class ConversationVerificationCheckApi(PublicApi):
+class ConversationVerificationCheckApi(ConversationApi):
     class InputSerializer(serializers.Serializer):
         code = StrictCharField(max_length=20, help_text="The code from the email.")
 
@@ -131,5 +134,5 @@ class ConversationVerificationCheckApi(PublicApi):
             return Response({"verified": True, "name": checked.name, "email": checked.email})
         extra = {"attempts_left": checked.attempts_left} if checked.attempts_left else {}
         if checked.verdict is codes.Verdict.WRONG and not checked.attempts_left:
-            return conflict(codes.Verdict.USED_UP.value, TOLD[codes.Verdict.USED_UP])
-        return conflict(checked.verdict.value, TOLD[checked.verdict], **extra)
+            return conflict(codes.Verdict.USED_UP.value, str(TOLD[codes.Verdict.USED_UP]))
+        return conflict(checked.verdict.value, str(TOLD[checked.verdict]), **extra)

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from django.urls import reverse
+from django.utils.translation import gettext
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -91,9 +92,11 @@ class PaymentsUnavailable(APIException):
 
 def idempotency_key_errors(key: str | None) -> dict[str, list[str]]:
     if key is None:
-        return {IDEMPOTENCY_HEADER: ["This header is required."]}
+        return {IDEMPOTENCY_HEADER: [gettext("This header is required.")]}
     if not IDEMPOTENCY_KEY.fullmatch(key):
-        return {IDEMPOTENCY_HEADER: ["Give 1 to 255 visible ASCII characters (a UUID, say)."]}
+        return {
+            IDEMPOTENCY_HEADER: [gettext("Give 1 to 255 visible ASCII characters (a UUID, say).")]
+        }
     return {}
 
 

@@ -19,6 +19,7 @@ import datetime as dt
 from typing import Any
 
 from django.http import Http404, HttpRequest, JsonResponse
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers
 from rest_framework.response import Response
@@ -35,14 +36,16 @@ from bookings.errors import (
 
 from .fields import SlotSerializer, iso_in_zone
 
-NOT_FOUND = {"detail": "Not found.", "code": "not_found"}
+# Lazy: in the language active when the answer is rendered (the request's: a token that names
+# no conversation has no language of its own).
+NOT_FOUND = {"detail": gettext_lazy("Not found."), "code": "not_found"}
 CONFLICT_CODES = [
     ("slot_unavailable", "The time is not open (any more); see the alternatives."),
     ("idempotency_conflict", "The Idempotency-Key was used for a different request."),
     ("not_changeable", "The appointment can no longer be changed."),
     ("too_many_holds", "This client address already holds as many slots as one client may."),
 ]
-INVALID = "The request has invalid fields."
+INVALID = gettext_lazy("The request has invalid fields.")
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -120,7 +123,9 @@ def field_errors(detail: Any, prefix: str = "") -> dict[str, list[str]]:
 
 
 def invalid(errors: dict[str, list[str]]) -> Response:
-    return Response({"detail": INVALID, "code": "invalid", "errors": errors}, status=400)
+    # Worded now, in the language of the view that answers (a conversation's, in the chat API):
+    # the response is rendered after the view has returned.
+    return Response({"detail": str(INVALID), "code": "invalid", "errors": errors}, status=400)
 
 
 def conflict(code: str, detail: str, **extra: Any) -> Response:

@@ -4,6 +4,8 @@ page ``make demo`` points a newcomer at). Neither reads or writes a booking.
 """
 
 import hashlib
+import json
+import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -16,21 +18,33 @@ from django.views.decorators.http import condition, require_GET, require_safe
 from bookings.api.lookups import SLUG
 from bookings.demo import SLUG as DEMO_SLUG
 
+from .words import widget_words
+
 WIDGET_SOURCE = Path(__file__).resolve().parent.parent / "static" / "pages" / "widget.js"
+# Where the script's words go: ``/*words*/ {} /*/words*/`` in the source.
+WORDS_SLOT = re.compile(rb"/\*words\*/.*?/\*/words\*/", re.DOTALL)
 # Short: a fixed widget reaches every embedding site within minutes, and the snippet's URL
 # never changes (so it cannot carry a content hash as the static files' URLs can).
 WIDGET_MAX_AGE_SECONDS = 300
 
 
+def widget_source() -> bytes:
+    """The script as served: its source with its words in every language written in, as JSON
+    (which is JavaScript), in ASCII whatever the site's page is encoded in."""
+    words = json.dumps(widget_words(), ensure_ascii=True)
+    return WORDS_SLOT.sub(lambda _slot: words.encode(), WIDGET_SOURCE.read_bytes(), count=1)
+
+
 def _widget_etag(request: HttpRequest) -> str:
-    return hashlib.sha256(WIDGET_SOURCE.read_bytes()).hexdigest()[:32]
+    # Of the script as served: a new translation is a new version too.
+    return hashlib.sha256(widget_source()).hexdigest()[:32]
 
 
 @require_safe
 @condition(etag_func=_widget_etag)
 def widget_js(request: HttpRequest) -> HttpResponse:
     """The embed script, at a URL that stays the same for every release."""
-    response = HttpResponse(WIDGET_SOURCE.read_bytes(), content_type="text/javascript")
+    response = HttpResponse(widget_source(), content_type="text/javascript")
     response["Cache-Control"] = f"public, max-age={WIDGET_MAX_AGE_SECONDS}"
     # A classic <script src> needs no CORS. This lets it load on a site that isolates itself
     # (Cross-Origin-Embedder-Policy: require-corp) as well.

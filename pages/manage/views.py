@@ -34,6 +34,7 @@ from bookings.models import Appointment, AppointmentStatus
 from bookings.selectors import open_slots_for
 from bookings.services import appointment_cancel, appointment_reschedule
 from bookings.tokens import manage_url
+from reminders.language import client_language
 
 from .calendar_file import CalendarEntry, calendar_file
 from .picker import PickerDay, picker_day
@@ -335,9 +336,11 @@ def add_slash(request: HttpRequest, token: str) -> HttpResponse:
 
 @contextmanager
 def in_business_terms(appointment: Appointment) -> Iterator[None]:
-    """The business's language and time zone, for everything worded inside."""
+    """The client's language (the conversation's the appointment was booked in, else the
+    business's, as the emails that link here are written) and the business's time zone, for
+    everything worded inside."""
     business = appointment.business
-    with translation.override(business.language), timezone.override(business.tzinfo):
+    with translation.override(client_language(appointment)), timezone.override(business.tzinfo):
         yield
 
 

@@ -23,8 +23,11 @@ def money(amount: Decimal, currency: str) -> str:
 
 
 def day_label(day: dt.date | dt.datetime) -> str:
-    """ "Wednesday 2 December 2026", in the active language."""
-    return dateformat.format(day, "l j F Y")
+    """ "Wednesday 2 December 2026", in the active language ("miércoles, 2 de diciembre de
+    2026"): the order and the little words are the language's, so the format is translated."""
+    return dateformat.format(
+        day, pgettext("date format of a day on a page (Django date filter)", "l j F Y")
+    )
 
 
 def time_label(moment: dt.datetime) -> str:

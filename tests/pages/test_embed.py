@@ -14,7 +14,7 @@ from django.test import Client as HttpClient
 from bookings.demo import SLUG as DEMO_SLUG
 from bookings.demo import seed_demo
 from bookings.models import Business
-from pages.embed.views import WIDGET_SOURCE, other_loopback_origin
+from pages.embed.views import WIDGET_SOURCE, other_loopback_origin, widget_source
 from tests.factories import BusinessFactory
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +32,7 @@ def test_widget_is_served_as_javascript_with_a_short_cache():
     assert response.headers["Content-Type"] == "text/javascript"
     assert response.headers["Cache-Control"] == "public, max-age=300"
     assert response.headers["Cross-Origin-Resource-Policy"] == "cross-origin"
-    assert response.content == WIDGET_SOURCE.read_bytes()
+    assert response.content == widget_source()  # the source, with its words written in
     # A classic script needs no CORS: none is offered.
     assert "Access-Control-Allow-Origin" not in response.headers
 
@@ -121,7 +121,8 @@ def printed_by_make_demo() -> dict[str, str]:
     """What `make demo`'s seed_demo step prints under "Book as a client", by label."""
     out = io.StringIO()
     call_command("seed_demo", stdout=out)
-    client_part = out.getvalue().split("Book as a client:")[1]
+    # The section ends at its blank line (the Spanish clinic's lines follow it).
+    client_part = out.getvalue().split("Book as a client:")[1].split("\n\n")[0]
     return dict(re.findall(r"^  (\S.*?\S)\s{2,}(https?://\S+)", client_part, re.MULTILINE))
 
 

@@ -2,9 +2,10 @@
 
      <script src="https://HOST/widget.js" data-business="SLUG" async></script>
 
-   Optional: data-label="…" (the button's text, "Book an appointment" by default) and
-   data-close-label="…" (the close button's name, "Close" by default), for a site in
-   another language.
+   Optional: data-lang="es" (the language of its two words: by default the page's own,
+   <html lang>, when the product speaks it, else English), data-label="…" (the button's
+   text, "Book an appointment" in English) and data-close-label="…" (the close button's
+   name, "Close"), for words of the site's own choosing.
 
    It adds a launcher button at the bottom right that opens the business's booking page
    (HOST/b/SLUG/) in an iframe inside a modal dialog. Everything the client does happens in
@@ -24,6 +25,9 @@
   "use strict";
 
   var SLUG_SHAPE = /^[-a-zA-Z0-9_]{1,60}$/;
+  // The words in each language the product speaks, written in by the server as it serves
+  // this script (pages/embed/words.py); the script itself has none.
+  var WORDS = /*words*/ {} /*/words*/;
   var CLOSE_MESSAGE = "ordina:close";
   var HELLO_MESSAGE = "ordina:hello";
 
@@ -37,8 +41,16 @@
     return;
   }
   var host = new URL(script.src, document.baseURI).origin;
-  var label = script.getAttribute("data-label") || "Book an appointment";
-  var closeLabel = script.getAttribute("data-close-label") || "Close";
+  var words = wordsFor(script.getAttribute("data-lang") || document.documentElement.lang);
+  var label = script.getAttribute("data-label") || words.open || "";
+  var closeLabel = script.getAttribute("data-close-label") || words.close || "";
+
+  // "es-ES" reads as "es"; a language the product does not speak, as English.
+  function wordsFor(language) {
+    var primary = String(language || "").toLowerCase().split("-")[0];
+    var known = Object.prototype.hasOwnProperty.call(WORDS, primary);
+    return (known ? WORDS[primary] : WORDS.en) || {};
+  }
 
   var CSS = [
     ":host { all: initial; }",
