@@ -28,7 +28,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from agent.actions import Refund
 from agent.containment import BLOCK, EXECUTE, Outcome, proposal_label, refund_asked
@@ -115,11 +116,12 @@ def conversation_start(
             last_message_at=now,
             language=starting_language(business.language),
         )
-        narration = facts.narration_of(
-            conversation, facts.quiet_context(conversation, now), [], payment=None
-        )
-        text = f"Hello! I'm the booking assistant of {business.name}. {narration.next_step}"
-        greeting = reply_store(conversation, text, narration, [])
+        context = facts.quiet_context(conversation, now)
+        with translation.override(context.language):
+            narration = facts.narration_of(conversation, context, [], payment=None)
+            hello = gettext("Hello! I'm the booking assistant of %(business)s.")
+            text = f"{hello % {'business': business.name}} {narration.next_step}"
+            greeting = reply_store(conversation, text, narration, [])
     return conversation, token, greeting
 
 
@@ -182,14 +184,17 @@ def turn_take(
 
         model = language_model()
     now = now or timezone.now()
-    if model.narrates_in_process:
-        # The offline model answers in microseconds: its turn is one transaction, its row
-        # lock all the serialising it needs.
-        return _turn(token, FromClient(text, address), model, now)
-    # A remote model narrates after the commit (ADR 0005): the claim tells a live turn from
-    # a dead one's leftover lease.
-    with conversation_claim(token_hash(token)):
-        return _turn(token, FromClient(text, address), model, now)
+    # ``_turn`` speaks the conversation's language once it has read it; the caller's language
+    # is back when the turn is over.
+    with translation.override(translation.get_language()):
+        if model.narrates_in_process:
+            # The offline model answers in microseconds: its turn is one transaction, its row
+            # lock all the serialising it needs.
+            return _turn(token, FromClient(text, address), model, now)
+        # A remote model narrates after the commit (ADR 0005): the claim tells a live turn
+        # from a dead one's leftover lease.
+        with conversation_claim(token_hash(token)):
+            return _turn(token, FromClient(text, address), model, now)
 
 
 def _turn(token: str, client: FromClient, model: LanguageModel, now: dt.datetime) -> TurnResult:
@@ -204,9 +209,9 @@ def _turn(token: str, client: FromClient, model: LanguageModel, now: dt.datetime
         conversation.last_message_at = now
         if State(conversation.state) in TERMINAL:
             # A human has it, or it is over: the model is not asked.
-            narration = facts.narration_of(
-                conversation, facts.quiet_context(conversation, now), [], payment=None
-            )
+            quiet = facts.quiet_context(conversation, now)
+            translation.activate(quiet.language)  # turn_take restores the caller's
+            narration = facts.narration_of(conversation, quiet, [], payment=None)
             conversation.save()
             reply = reply_store(conversation, narration.next_step, narration, [], asked)
             return TurnResult(conversation, reply)
@@ -218,6 +223,9 @@ def _turn(token: str, client: FromClient, model: LanguageModel, now: dt.datetime
             menu=model.reads_menu,
             current_stored=not in_process,
         )
+        # From here on the turn speaks the conversation's language: its refusals, next step and
+        # narration (turn_take restores the caller's).
+        translation.activate(context.language)
         # What the client asks to be done to their booking is read from their own words,
         # before the model's proposals are judged against it.
         facts.note_requests(conversation, context.reading)
@@ -286,7 +294,15 @@ def narrate_and_store(
 def narrated(
     conversation: Conversation, narration: Narration, model: LanguageModel, payment: Any
 ) -> GuardedReply:
-    """The model's draft (the offline narrator standing in when it fails), guarded."""
+    """The model's draft (the offline narrator standing in when it fails), guarded; written and
+    read in the turn's language."""
+    with translation.override(narration.turn.language):
+        return _guarded_draft(conversation, narration, model, payment)
+
+
+def _guarded_draft(
+    conversation: Conversation, narration: Narration, model: LanguageModel, payment: Any
+) -> GuardedReply:
     draft = None
     if conversation.state != State.ESCALATED or narration.outcomes:
         draft = _attempt(lambda: model.narrate(narration))
