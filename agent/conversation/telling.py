@@ -14,14 +14,17 @@ from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from django.utils.translation import gettext, pgettext
+
 from agent.conversation.states import State
-from agent.conversation.wording import local_label
+from agent.conversation.wording import local_label, spoken_list
 from agent.guards import Price, TurnFacts
-from agent.guards.sentences import human_list, sentences
+from agent.guards.sentences import sentences
 from agent.guards.status import topics_of
 from agent.llm.base import ConversationView, Narration, ServiceFact, StepOutcome
 
-# What the button of each effect card says, and what the card says will happen.
+# What the button of each effect card says, as the conversation records the client's press.
+# The client reads it in their language (``effect_button``).
 EFFECT_BUTTONS = {
     "cancel_appointment": "Cancel appointment",
     "reschedule_appointment": "Move appointment",
@@ -29,37 +32,63 @@ EFFECT_BUTTONS = {
 }
 
 
+def effect_button(action: str) -> str:
+    """What the button of an effect card says, in the active language."""
+    buttons = {
+        "cancel_appointment": pgettext("a button on a card", "Cancel appointment"),
+        "reschedule_appointment": pgettext("a button on a card", "Move appointment"),
+        "refund": pgettext("a button on a card", "Refund"),
+    }
+    return buttons[action]
+
+
+def detail_name(field: str) -> str:
+    """A contact detail the booking needs, as the client reads it."""
+    names = {
+        "name": pgettext("a detail the client gives", "name"),
+        "email": pgettext("a detail the client gives", "email"),
+        "phone": pgettext("a detail the client gives", "phone"),
+    }
+    return names.get(field, field.replace("_", " "))
+
+
 def next_step(
     view: ConversationView, services: tuple[ServiceFact, ...], *, payment_link: bool = True
 ) -> str:
+    """The one sentence every stage has: what the client can do next, in the active language."""
     if view.pending_effect is not None and State(view.state) == State.CONFIRMED:
-        button = EFFECT_BUTTONS[view.pending_effect["action"]]
-        return f"To go ahead, press “{button}”; or tell me if you've changed your mind."
+        button = effect_button(view.pending_effect["action"])
+        return gettext(
+            "To go ahead, press “%(button)s”; or tell me if you've changed your mind."
+        ) % {"button": button}
     match State(view.state):
         case State.GREETING:
-            names = human_list([service.name for service in services])
-            return f"Which service would you like to book? We offer {names}."
+            names = spoken_list([service.name for service in services])
+            return gettext("Which service would you like to book? We offer %(services)s.") % {
+                "services": names
+            }
         case State.SERVICE_CHOSEN:
-            return "Which day would suit you?"
+            return gettext("Which day would suit you?")
         case State.SLOT_OFFERED:
-            return "Which of these times suits you? Or tell me another day."
+            return gettext("Which of these times suits you? Or tell me another day.")
         case State.SLOT_HELD:
-            return f"To book it, I need your {human_list(list(view.missing))}."
+            details = spoken_list([detail_name(field) for field in view.missing])
+            return gettext("To book it, I need your %(details)s.") % {"details": details}
         case State.DETAILS_COLLECTED:
-            return "Please check the details and press Confirm to book."
+            return gettext("Please check the details and press Confirm to book.")
         case State.AWAITING_PAYMENT if payment_link:
-            return "Please pay the deposit with the link to complete your booking."
+            return gettext("Please pay the deposit with the link to complete your booking.")
         case State.AWAITING_PAYMENT:
             # A Confirm cut off before its payment link was ready: pressing it again opens it.
-            return "Your time is kept for you; press Confirm again to get the payment link."
-        case State.CONFIRMED:
-            return "Is there anything else I can help you with?"
+            return gettext(
+                "Your time is kept for you; press Confirm again to get the payment link."
+            )
+        case State.CONFIRMED | State.CANCELLED:
+            return gettext("Is there anything else I can help you with?")
         case State.ESCALATED:
-            return "A member of the team will reply to you here."
-        case State.CANCELLED:
-            return "Is there anything else I can help you with?"
+            return gettext("A member of the team will reply to you here.")
         case State.EXPIRED:
-            return "This conversation has expired; please start a new one to book."
+            return gettext("This conversation has expired; please start a new one to book.")
 
 
 def appointment_now(view: ConversationView, now: dt.datetime, time_zone: str) -> str:
@@ -68,40 +97,53 @@ def appointment_now(view: ConversationView, now: dt.datetime, time_zone: str) ->
     or refunded."""
     if view.appointment_start is None:
         return ""
-    service = view.appointment_service or "appointment"
-    when = local_label(view.appointment_start, time_zone)
+    told = {"service": booked_service(view), "when": local_label(view.appointment_start, time_zone)}
     match view.appointment_status:
         case "pending_payment":
-            sentence = f"Your {service} on {when} is waiting for its deposit."
+            sentence = gettext("Your %(service)s on %(when)s is waiting for its deposit.")
         case "confirmed" if view.appointment_start > now:
-            sentence = f"Your {service} is booked for {when}."
+            sentence = gettext("Your %(service)s is booked for %(when)s.")
         case "confirmed":
-            sentence = f"Your {service} on {when} has passed."
+            sentence = gettext("Your %(service)s on %(when)s has passed.")
         case "attended":
-            sentence = f"You came in for your {service} on {when}."
+            sentence = gettext("You came in for your %(service)s on %(when)s.")
         case "no_show":
-            sentence = f"Your {service} on {when} was missed."
+            sentence = gettext("Your %(service)s on %(when)s was missed.")
         case "cancelled":
-            sentence = f"Your {service} on {when} was cancelled."
+            sentence = gettext("Your %(service)s on %(when)s was cancelled.")
         case "expired":
-            sentence = f"Your {service} on {when} was released: its deposit wasn't paid in time."
+            sentence = gettext(
+                "Your %(service)s on %(when)s was released: its deposit wasn't paid in time."
+            )
         case _:
             return ""
-    refunded = {
-        "paid": " Its deposit is paid.",
-        "refunded": " Its deposit has been refunded.",
-        "partially_refunded": " Part of its deposit has been refunded.",
-    }
-    return sentence + refunded.get(view.payment_status or "", "")
+    deposit = {
+        "paid": gettext("Its deposit is paid."),
+        "refunded": gettext("Its deposit has been refunded."),
+        "partially_refunded": gettext("Part of its deposit has been refunded."),
+    }.get(view.payment_status or "")
+    return sentence % told + (f" {deposit}" if deposit else "")
+
+
+def booked_service(view: ConversationView) -> str:
+    """The booked service's name; a plain word for it when the name is not known."""
+    return view.appointment_service or pgettext("a booking whose service is unknown", "appointment")
 
 
 def lapsed_words(start: dt.datetime, time_zone: str, *, still_free: bool) -> str:
     """What the client is told of a hold that ran out: the time, and whether it is still
     free (then it is offered again) or taken (then the nearest open times are)."""
-    told = f"The time I was holding for you, {local_label(start, time_zone)}, was released"
     if still_free:
-        return f"{told} when the hold ran out. It is still free: shall I hold it again?"
-    return f"{told} when the hold ran out, and it has been taken since."
+        told = gettext(
+            "The time I was holding for you, %(when)s, was released when the hold ran out. "
+            "It is still free: shall I hold it again?"
+        )
+    else:
+        told = gettext(
+            "The time I was holding for you, %(when)s, was released when the hold ran out, "
+            "and it has been taken since."
+        )
+    return told % {"when": local_label(start, time_zone)}
 
 
 def effect_card_of(effect: dict[str, str] | None) -> str:
@@ -114,16 +156,25 @@ def effect_card_of(effect: dict[str, str] | None) -> str:
 
 def effect_label(effect: dict[str, str], view: ConversationView, time_zone: str) -> str:
     """What pressing the card does, in the client's words."""
-    service = view.appointment_service or "appointment"
+    service = booked_service(view)
     when = local_label(view.appointment_start, time_zone) if view.appointment_start else ""
     match effect["action"]:
         case "cancel_appointment":
-            return f"Cancel your {service} on {when}"
+            return gettext("Cancel your %(service)s on %(when)s") % {
+                "service": service,
+                "when": when,
+            }
         case "reschedule_appointment":
             moved_to = local_label(dt.datetime.fromisoformat(effect["start"]), time_zone)
-            return f"Move your {service} from {when} to {moved_to}"
+            return gettext("Move your %(service)s from %(when)s to %(moved_to)s") % {
+                "service": service,
+                "when": when,
+                "moved_to": moved_to,
+            }
         case _:
-            return f"Refund {effect['amount']} of your deposit to your card"
+            return gettext("Refund %(amount)s of your deposit to your card") % {
+                "amount": effect["amount"]
+            }
 
 
 def turn_facts(
@@ -329,7 +380,7 @@ def choices_for(narration: Narration) -> dict[str, Any]:
         choices["effect"] = {
             "action": narration.effect["action"],
             "label": effect_label(narration.effect, after, zone),
-            "button": EFFECT_BUTTONS[narration.effect["action"]],
+            "button": effect_button(narration.effect["action"]),
             "card": effect_card_of(narration.effect),
         }
     if state == State.AWAITING_PAYMENT and narration.payment_url:

@@ -33,7 +33,14 @@ from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from agent.conversation.telling import appointment_now, lapsed_words, refusal_told
+from django.utils.translation import gettext
+
+from agent.conversation.telling import (
+    appointment_now,
+    booked_service,
+    lapsed_words,
+    refusal_told,
+)
 from agent.conversation.wording import local_label
 from agent.guards.ledger import Price
 from agent.guards.prices import format_price
@@ -130,10 +137,17 @@ class OfflineModel:
         if len(upcoming) != 1:
             zone = context.time_zone
             listed = "; ".join(
-                f"{each.reference}: {each.service} on {local_label(each.start, zone)}"
+                gettext("%(reference)s: %(service)s on %(when)s")
+                % {
+                    "reference": each.reference,
+                    "service": each.service,
+                    "when": local_label(each.start, zone),
+                }
                 for each in (upcoming or view.client_appointments)[:5]
             )
-            return Proposed(reply=f"Which booking do you mean? {listed}.")
+            return Proposed(
+                reply=gettext("Which booking do you mean? %(bookings)s.") % {"bookings": listed}
+            )
         [chosen] = upcoming
         proposals: list[dict[str, Any]] = [
             {"action": "choose_appointment", "appointment": chosen.reference}
@@ -235,19 +249,22 @@ class OfflineModel:
             parts.append(self._lapsed(narration))
         elif narration.slots:
             times = "; ".join(local_label(start, zone) for start in narration.slots)
-            parts.append(f"Open times: {times}.")
+            parts.append(gettext("Open times: %(times)s.") % {"times": times})
         elif any(step.action == "offer_slots" and step.executed for step in narration.outcomes):
-            parts.append("I couldn't find an open time in the next two weeks.")
+            parts.append(gettext("I couldn't find an open time in the next two weeks."))
         if narration.alternatives and narration.lapsed is None:
             times = "; ".join(local_label(start, zone) for start in narration.alternatives)
-            parts.append(f"The nearest open times are {times}.")
+            parts.append(gettext("The nearest open times are %(times)s.") % {"times": times})
         after = narration.after
         if after.appointment_start and not narration.outcomes and narration.effect is None:
             # What is true of the booking now: upcoming, passed, refunded, cancelled…
             parts.append(appointment_now(after, narration.turn.now, zone))
         if after.state == "awaiting_payment" and narration.deposit:
             amount = format_price(Price(narration.deposit, narration.turn.currency))
-            parts.append(f"A deposit of {amount} is due to complete the booking.")
+            parts.append(
+                gettext("A deposit of %(amount)s is due to complete the booking.")
+                % {"amount": amount}
+            )
         parts.append(narration.next_step)
         return " ".join(part for part in parts if part)
 
@@ -260,15 +277,15 @@ class OfflineModel:
         if "refund" in turn.reading.requests and narration.after.deposit_left is not None:
             return ""  # the narration tells where its deposit stands (refunded, or not)
         if "refund" in turn.reading.requests:
-            return (
+            return gettext(
                 "I can't arrange a refund from this chat myself, but a member of the team can: "
                 "ask me for a person and I'll hand you over."
             )
         if turn.reading.is_question:
             if narration.after.state in ("confirmed", "awaiting_payment"):
                 return ""  # the narration tells where the booking stands
-            return "I don't have that information, but a member of the team can tell you."
-        return (
+            return gettext("I don't have that information, but a member of the team can tell you.")
+        return gettext(
             "I can't do that from this chat. I can find a time and book it, or move or cancel "
             "a booking made here; for anything else, ask me for a person and a member of the "
             "team will reply."
@@ -282,7 +299,7 @@ class OfflineModel:
         if lapsed.still_free or not narration.alternatives:
             return told
         times = "; ".join(local_label(start, zone) for start in narration.alternatives)
-        return f"{told} The nearest open times are {times}."
+        return f"{told} {gettext('The nearest open times are %(times)s.') % {'times': times}}"
 
     def _step(self, step: StepOutcome, narration: Narration) -> str | None:
         after, zone = narration.after, narration.turn.time_zone
@@ -294,33 +311,45 @@ class OfflineModel:
         match step.action:
             case "choose_service" if after.service is not None:
                 price = format_price(Price(after.service.price, currency))
-                return (
-                    f"{after.service.name} takes {after.service.minutes} minutes and costs {price}."
-                )
+                return gettext("%(service)s takes %(minutes)s minutes and costs %(price)s.") % {
+                    "service": after.service.name,
+                    "minutes": after.service.minutes,
+                    "price": price,
+                }
             case "hold_slot" if after.held is not None:
-                return f"I'm holding {local_label(after.held, zone)} for you."
+                return gettext("I'm holding %(when)s for you.") % {
+                    "when": local_label(after.held, zone)
+                }
             case "collect_contact":
-                return f"Thank you{', ' + after.name if after.name else ''}."
+                if after.name:
+                    return gettext("Thank you, %(name)s.") % {"name": after.name}
+                return gettext("Thank you.")
             case "confirm_booking" if after.appointment_start and after.state == "confirmed":
-                return f"Your booking is confirmed: {local_label(after.appointment_start, zone)}."
+                return gettext("Your booking is confirmed: %(when)s.") % {
+                    "when": local_label(after.appointment_start, zone)
+                }
             case "confirm_booking":
-                return "This time is kept for you until the deposit is paid."
+                return gettext("This time is kept for you until the deposit is paid.")
             case "choose_appointment":
                 # The returning client's booking, as it stands: what they came to ask about.
                 return appointment_now(after, narration.turn.now, zone) or None
             case "cancel_appointment" | "reschedule_appointment" | "refund" if step.prepared:
                 return self._prepared(narration)
             case "cancel_appointment":
-                return "Your appointment is cancelled."
+                return gettext("Your appointment is cancelled.")
             case "reschedule_appointment" if after.appointment_start is not None:
-                return f"Your appointment is moved to {local_label(after.appointment_start, zone)}."
+                return gettext("Your appointment is moved to %(when)s.") % {
+                    "when": local_label(after.appointment_start, zone)
+                }
             case "escalate_to_human":
-                return "I've asked a member of the team to take over."
+                return gettext("I've asked a member of the team to take over.")
             case "offer_price" if narration.price_answer is not None:
                 return self._price_answered(narration)
             case "refund":
                 amount = format_price(Price(step.money_moved, currency))
-                return f"A refund of {amount} has been issued to your card."
+                return gettext("A refund of %(amount)s has been issued to your card.") % {
+                    "amount": amount
+                }
         return None
 
     def _price_answered(self, narration: Narration) -> str:
@@ -331,15 +360,28 @@ class OfflineModel:
         assert answer is not None
         price = format_price(Price(answer.price, narration.turn.currency))
         service = narration.after.service
-        what = f"the {service.name}" if service is not None else "it"
-        match answer.kind:
-            case "accept":
-                return f"Agreed: {what} for {price}."
-            case "counter":
-                return f"I can't go that low, but I can do {what} for {price}."
+        told = {"price": price, "service": service.name if service is not None else ""}
+        # The same answers of a service named and of none ("it"): a translation can then word
+        # each whole.
+        match answer.kind, service is not None:
+            case "accept", True:
+                return gettext("Agreed: the %(service)s for %(price)s.") % told
+            case "accept", False:
+                return gettext("Agreed: it for %(price)s.") % told
+            case "counter", True:
+                return (
+                    gettext("I can't go that low, but I can do the %(service)s for %(price)s.")
+                    % told
+                )
+            case "counter", False:
+                return gettext("I can't go that low, but I can do it for %(price)s.") % told
+        if answer.is_floor and service is not None:
+            return gettext("%(price)s is the lowest I can go for the %(service)s.") % told
         if answer.is_floor:
-            return f"{price} is the lowest I can go for {what}."
-        return f"I'm afraid I can't go below {price} for {what}."
+            return gettext("%(price)s is the lowest I can go for it.") % told
+        if service is not None:
+            return gettext("I'm afraid I can't go below %(price)s for the %(service)s.") % told
+        return gettext("I'm afraid I can't go below %(price)s for it.") % told
 
     def _prepared(self, narration: Narration) -> str | None:
         """What an effect card will do, said before the client presses it."""
@@ -347,17 +389,26 @@ class OfflineModel:
         if effect is None:
             return None
         zone, currency = narration.turn.time_zone, narration.turn.currency
-        service = after.appointment_service or "appointment"
+        service = booked_service(after)
         when = local_label(after.appointment_start, zone) if after.appointment_start else ""
         match effect["action"]:
             case "cancel_appointment":
-                return f"I can cancel your {service} on {when}."
+                return gettext("I can cancel your %(service)s on %(when)s.") % {
+                    "service": service,
+                    "when": when,
+                }
             case "reschedule_appointment":
                 to = local_label(dt.datetime.fromisoformat(effect["start"]), zone)
-                return f"I can move your {service} from {when} to {to}."
+                return gettext("I can move your %(service)s from %(when)s to %(to)s.") % {
+                    "service": service,
+                    "when": when,
+                    "to": to,
+                }
             case _:
                 amount = format_price(Price(Decimal(effect["amount"]), currency))
-                return f"I can refund {amount} of your deposit to your card."
+                return gettext("I can refund %(amount)s of your deposit to your card.") % {
+                    "amount": amount
+                }
 
 
 def _refund(reference: str, left: Decimal | None, reading: Any) -> dict[str, Any] | None:
