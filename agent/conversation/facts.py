@@ -34,9 +34,10 @@ from agent.llm.base import (
     TurnContext,
 )
 from agent.models import AppointmentReference, Conversation, Message, MessageRole
+from agent.offline.dayparts import weekly_dayparts
 from agent.offline.reading import MessageReading, read_message
 from agent.services import granted_actions
-from bookings.models import Appointment, AppointmentStatus, Business, Service
+from bookings.models import Appointment, AppointmentStatus, Business, OpeningHours, Service
 from bookings.negotiation import Terms
 from bookings.selectors import negotiation_terms, open_slots_for
 from bookings.services import nearest_alternatives
@@ -285,12 +286,17 @@ def chosen_terms(conversation: Conversation) -> Terms | None:
 
 
 def message_reading(conversation: Conversation, text: str, now: dt.datetime) -> MessageReading:
-    """What ``text`` contains, read in the business's zone, country and services."""
+    """What ``text`` contains, read in the conversation's language and the business's zone,
+    country, services and opening hours (its dayparts: "the afternoon" of a clinic open
+    15:00–19:00 is 15:00–19:00). One query for the hours, whatever the message."""
     business = conversation.business
     booking = conversation.acted_on
     booked_on = None
     if booking is not None and booking.status in CHANGEABLE:
         booked_on = booking.starts_at.astimezone(business.tzinfo).date()
+    weekly_hours = OpeningHours.objects.filter(business=business).values_list(
+        "weekday", "opens_at", "closes_at"
+    )
     return read_message(
         text,
         now=now,
@@ -298,6 +304,8 @@ def message_reading(conversation: Conversation, text: str, now: dt.datetime) -> 
         country=business.country,
         services=[(service.id, service.name) for service in service_facts(business)],
         booked_on=booked_on,
+        language=conversation.language,
+        dayparts=weekly_dayparts(weekly_hours),
     )
 
 
