@@ -1,7 +1,6 @@
 """The chat API's errors are told in the conversation's language — a Spanish chat reads them in
 Spanish, whatever its business writes in — while their codes stay English and the same, so
-the widget and any other client branch on them alike. A token that names no conversation has
-no language to speak: its 404 reads as any other."""
+the widget and any other client branch on them alike."""
 
 import pytest
 from django.core.cache import cache
@@ -78,13 +77,3 @@ def test_a_chat_at_a_spanish_business_answers_in_spanish_from_its_start(shop, fr
     response = say(http, token, "")
 
     assert response.json()["detail"] == "La solicitud tiene campos no válidos."
-
-
-def test_a_token_naming_no_conversation_is_the_one_404_whatever_the_language(shop, frozen_now):
-    shop.language = "es"
-    shop.save()
-
-    response = say(HttpClient(), "A" * 43, "hola")
-
-    assert response.status_code == 404
-    assert response.json() == {"detail": "Not found.", "code": "not_found"}
