@@ -52,18 +52,19 @@ YES_PHRASES = frozenset({
     "vale gracias", "vale perfecto", "de acuerdo", "perfecto", "perfecto gracias", "claro",
     "claro que si", "genial", "ok", "okey", "okay", "bien", "muy bien", "estupendo", "me va bien",
     "me viene bien", "me parece bien", "correcto", "exacto", "eso es", "venga", "dale",
-    "por supuesto", "sin problema", "adelante", "buenisimo",
+    "por supuesto", "sin problema", "adelante", "buenisimo", "sip", "sii", "siii", "perfe",
+    "okis", "andale", "listo", "esta bien", "dale perfecto", "me lo quedo",
 })  # fmt: skip
 
 CONFIRM_PHRASES = frozenset({
     "confirmo", "confirmado", "confirmada", "lo confirmo", "la confirmo", "confirmalo",
     "confirmala", "confirma", "confirmar", "confirmamos", "reservalo", "reservala", "reservamelo",
-    "reservamela",
+    "reservamela", "si confirmo", "si lo confirmo", "vale confirmo",
 })  # fmt: skip
 
 NO_PHRASES = frozenset({
     "no", "no gracias", "no por favor", "nop", "para nada", "mejor no", "no no", "no puedo",
-    "no me va bien", "no me viene bien", "ni hablar", "negativo",
+    "no me va bien", "no me viene bien", "ni hablar", "negativo", "la verdad es que no",
 })  # fmt: skip
 
 CANCEL_PHRASES = frozenset({
@@ -77,8 +78,8 @@ QUESTION_WORDS = frozenset({
     "tienen", "sabeis", "sabéis", "disponible", "disponibles", "disponibilidad", "libre", "libres",
     "hueco", "huecos", "precio", "precios", "cuesta", "cuestan", "costaria", "costaría", "tarifa",
     "tarifas", "abierto", "abiertos", "abris", "abrís", "abren", "horario", "horarios",
-    "informacion", "información", "info", "aceptais", "aceptáis", "aceptan", "o", "posible",
-    "alguna", "algun", "algún", "alguno", "acaso",
+    "informacion", "información", "info", "aceptais", "aceptáis", "aceptan", "estais", "estáis",
+    "o", "posible", "alguna", "algun", "algún", "alguno", "acaso",
 })  # fmt: skip
 
 QUESTION_OPENERS = frozenset({
@@ -168,12 +169,13 @@ SPANISH = ReadingTable(
     day_of_month=re.compile(r"\b(?:el\s+)?dia\s+(?P<day>\d{1,2})\b(?![:/.]\d)"),
     today=re.compile(r"\bhoy\b"),
     # "mañana" alone is tomorrow; "por la mañana", "de la mañana", "esta mañana" the morning.
-    tomorrow=re.compile(r"(?<!la )(?<!esta )\bmanana\b"),
+    tomorrow=re.compile(r"(?<!la )(?<!esta )\b(?:manana|mnn)\b"),
     after_tomorrow=re.compile(r"\bpasado\s+manana\b"),
     in_days=re.compile(r"\b(?:dentro\s+de|en)\s+(?P<count>\d{1,2})\s+dias?\b"),
     # Not the "semana" of "el fin de semana que viene".
     next_week=re.compile(
-        r"(?<!fin de )\b(?:la\s+)?(?:semana\s+que\s+viene|proxima\s+semana|semana\s+proxima)\b"
+        r"(?<!fin de )\b(?:cualquier\s+dia\s+de\s+)?(?:la\s+)?"
+        r"(?:semana\s+que\s+viene|proxima\s+semana|semana\s+proxima)\b"
     ),
     weekend=re.compile(
         r"\b(?:(?:el|este)\s+)?(?:(?P<next>proximo)\s+)?(?:fin\s+de\s+semana|finde)\b"
@@ -184,9 +186,9 @@ SPANISH = ReadingTable(
         r"|\.(?P<minute_3>\d{2})(?=\s*[ap]\.?m))\s*(?P<ampm>am|pm|a\.m\.|p\.m\.)?(?!\d)"
         r"(?:\s+(?P<half>" + HALF + r"))?"
         r"|(?<![\d.,])\b(?P<hour_2>\d{1,2})\s*(?P<ampm_2>am|pm|a\.m\.|p\.m\.)(?![a-z])"
-        r"|\b(?:a|sobre|hacia|para|desde|hasta|de|tipo)\s+las?\s+(?P<bare>\d{1,2}|"
+        r"|(?:\b(?:a|sobre|hacia|para|desde|hasta|de|tipo)\s+|^)las?\s+(?P<bare>\d{1,2}|"
         + "|".join(HOUR_WORDS)
-        + r")\b(?![:/.h]\d?)"
+        + r")\b(?![:/.h]\d?)(?:\s*hs?\b)?"
         r"(?:\s+(?P<shift>" + SHIFT + r")\b|\s+y\s+(?P<minute_4>\d{1,2})\b)?"
         r"(?:\s+(?P<half_2>" + HALF + r")\b)?(?:\s+en\s+punto\b)?"
         r"|\b(?P<named>medianoche)\b"
@@ -223,13 +225,14 @@ SPANISH = ReadingTable(
     clauses=re.compile(r"[.,;:!\n¡¿]|\b(?:y|pero|asi\s+que|tambien|entonces|aunque)\b"),
     filler=FILLER,
     contact_leads=re.compile(
-        r"^(?:(?:te|os|le)\s+(?:paso|dejo|doy)\s+)?(?:mi|el)?\s*(?:correo(?:\s+electronico)?"
-        r"|e-?\s?mail|mail|movil|telefono|tlf|tel|whatsapp|contacto"
-        r"|numero(?:\s+(?:telefono|movil|contacto))?)(?:\s+(?:es|son))?\s*:?\s*",
+        r"^(?:(?:te|os|le)\s+(?:paso|dejo|doy)\s+)?(?:(?:mi|el)?\s*(?:correo(?:\s+electronico)?"
+        r"|e-?\s?mail|mail|movil|celular|telefono|tlf|tel|whatsapp|contacto"
+        r"|numero(?:\s+(?:telefono|movil|celular|contacto))?)(?:\s+(?:es|son))?"
+        r"|es|llamame|llamadme|escribeme)\s*:?\s*",
     ),
     # Digits the client gave as a phone number ("mi teléfono es 12") that did not read as one.
     phone_attempt=re.compile(
-        r"\b(?:telefono|movil|tlf|whatsapp|mi\s+numero|numero\s+de\s+(?:telefono|movil|"
+        r"\b(?:telefono|movil|celular|tlf|whatsapp|mi\s+numero|numero\s+de\s+(?:telefono|movil|"
         r"contacto))(?:\s+(?:es|seria))?\s*:?\s*(\+?\d[\d\s().-]*\d|\d)"
     ),
     name_leads=re.compile(
