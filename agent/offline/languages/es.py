@@ -113,7 +113,8 @@ NOT_NAMES = frozenset({
     "nos", "a", "al", "en", "con", "sin", "para", "o", "pero", "mas", "muy", "tambien", "otro",
     "otra", "mismo", "igual", "nada", "todo", "siempre", "nunca", "espera", "perdona", "perdon",
     "disculpa", "siento", "nino", "ninos", "perro", "wifi", "primera", "segunda", "ultima",
-    "opcion", "persona", "humano", "encargado", "hora", "dia", "libre", "hueco", "jaja", "venga",
+    "opcion", "primero", "segundo", "tercera", "tercero", "cuarta", "quinta", "ultimo",
+    "persona", "humano", "encargado", "hora", "dia", "libre", "hueco", "jaja", "venga",
     "dale", "listo", "hecho", "ya", "aqui", "alli", "es", "soy", "son",
 })  # fmt: skip
 
