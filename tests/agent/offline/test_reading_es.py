@@ -8,7 +8,7 @@ English message; and the offline model reads "a person", "la primera" and "mi ci
 """
 
 from dataclasses import replace
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
@@ -256,7 +256,7 @@ def test_a_returning_clients_spanish_requests_are_read(message, requests):
 
 
 def test_a_move_to_a_bare_hour_is_to_that_hour_of_the_booked_day():
-    booked_on = datetime(2026, 11, 27).date()
+    booked_on = date(2026, 11, 27)
 
     assert [r.start for r in read("pásala a las 12", booked_on=booked_on).times] == [
         at("2026-11-27 12:00")
@@ -271,8 +271,8 @@ def test_a_move_to_a_bare_hour_is_to_that_hour_of_the_booked_day():
     [
         "¿tenéis parking?", "tenéis parking", "¿Qué precio tiene?", "cuánto cuesta",
         "cuanto cuesta xfa", "¿dónde estáis?", "donde estais", "hay hueco el viernes",
-        "se puede pagar con tarjeta", "puedo ir a las 5", "¿mañana a las 10?", "el viernes o el sábado",
-        "me podéis decir el horario", "cómo llego",
+        "se puede pagar con tarjeta", "puedo ir a las 5", "¿mañana a las 10?",
+        "el viernes o el sábado", "me podéis decir el horario", "cómo llego",
     ],
 )  # fmt: skip
 def test_a_spanish_question_is_never_routine(message):
