@@ -130,6 +130,7 @@ class ReadingTable:
         return frozenset(
             words
             | set(self.weekdays)
+            | set(self.ordinals)
             | self.question_words
             | self.question_openers
             | self.filler
