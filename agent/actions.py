@@ -106,6 +106,15 @@ class EscalateToHuman(Proposal):
     reason: Text
 
 
+class OfferPerson(Proposal):
+    """The client's message asks for nothing this chat can do or answer: tell them what the
+    assistant can do here and ask whether they want a member of the team (their "yes" then
+    hands the conversation over). Changes no booking and no money; audited like every
+    proposal, so a message trying to make the assistant do what it cannot leaves a trace."""
+
+    reason: Text | None = None
+
+
 class SendMessage(Proposal):
     text: Text
 
@@ -144,6 +153,7 @@ MENU: dict[str, type[Proposal]] = {
     "refund": Refund,
     "offer_price": OfferPrice,
     "escalate_to_human": EscalateToHuman,
+    "offer_person": OfferPerson,
     "send_message": SendMessage,
     "change_price": ChangePrice,
     "issue_store_credit": IssueStoreCredit,
@@ -176,6 +186,7 @@ DEFAULT_GRANTS: frozenset[str] = frozenset(
         "cancel_appointment",
         "reschedule_appointment",
         "escalate_to_human",
+        "offer_person",
         "send_message",
     }
 )

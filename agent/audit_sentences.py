@@ -205,6 +205,15 @@ def _refund_done(fields: Fields, entry: Recorded, wording: Wording) -> str:
     )
 
 
+def _person_offered(fields: Fields) -> str:
+    """An offer of a person is what follows a message the assistant could not act on: the
+    owner reading the log looks at that conversation (an attempt to make the assistant do what
+    it cannot shows here)."""
+    reason = fields.get("reason")
+    why = f": {reason}" if isinstance(reason, str) and reason.strip() else ""
+    return f"The assistant offered the client a member of your team{why}"
+
+
 def _moved_to(fields: Fields, wording: Wording) -> str:
     return f"appointment {fields.get('appointment', '?')} to {wording.when(fields.get('start'))}"
 
@@ -275,6 +284,10 @@ PHRASES: dict[str, Phrases] = {
         ),
         lambda f, w: "hand the conversation to your team",
     ),
+    "offer_person": Phrases(
+        lambda f, e, w: _person_offered(f),
+        lambda f, w: "offer the client a member of your team",
+    ),
     "send_message": Phrases(
         lambda f, e, w: "The assistant sent the client a message",
         lambda f, w: "send the client a message",
@@ -313,6 +326,7 @@ IDENTIFIER_WORDS: dict[str, str] = {
     "reschedule_appointment": "moving a booking",
     "offer_price": "a price offer",
     "escalate_to_human": "handing over to the team",
+    "offer_person": "offering a person",
     "send_message": "sending a message",
     "change_price": "changing a price",
     "issue_store_credit": "issuing store credit",

@@ -179,6 +179,9 @@ class Conversation(TimeStampedModel):
     # task under the row lock, so a retried or duplicated task sends nothing twice; cleared on
     # hand-back, so the next escalation alerts again.
     escalation_alerted_at = models.DateTimeField(null=True, blank=True)
+    # The turn whose reply offered the client a person (``offer_person``): the next message
+    # may take it up with a plain "yes"; any later one finds the offer gone.
+    person_offered_turn = models.PositiveIntegerField(null=True, blank=True)
     # A price negotiation (agent.conversation.bargaining): for which service, the counters the
     # core has given, its current ask and the price agreed. Choosing another service resets
     # it; a price reached under last-minute terms is for ``negotiation_slot`` only.

@@ -25,6 +25,7 @@ from agent.actions import (
     CollectContact,
     EscalateToHuman,
     HoldSlot,
+    OfferPerson,
     OfferPrice,
     OfferSlots,
     Refund,
@@ -41,7 +42,7 @@ from agent.conversation.references import appointment_take_up, client_appointmen
 from agent.gates import APPROVED, GateVerdict, Stage, Structured, blocked
 from agent.llm.base import PriceAnswer
 from agent.models import Conversation
-from agent.services import refund_execute
+from agent.services import granted_actions, refund_execute
 from bookings.actors import Actor
 from bookings.errors import AppointmentNotChangeable, BookingError, SlotUnavailable
 from bookings.models import Service, SlotHold
@@ -84,6 +85,8 @@ class Executed:
     payments_unavailable: bool = False  # booked, then released: Stripe opened no checkout
     price_answer: PriceAnswer | None = None  # the core's answer to a price offer
     contained: Decimal = Decimal("0")  # what that answer kept above the offer
+    # A person offered: the agent's grants, so the reply says only what it can do here.
+    granted: frozenset[str] = frozenset()
 
 
 def core_refusal(message: str) -> GateVerdict:
@@ -147,6 +150,8 @@ def execute(
             return Executed(APPROVED)
         case SendMessage(text=text):
             return Executed(APPROVED, message=text)
+        case OfferPerson():
+            return _person_offer(conversation)
     raise ValueError(f"no execution for {structured.action}; the policy gate should have blocked")
 
 
@@ -346,6 +351,19 @@ def _hold(
     conversation.held_start, conversation.held_until = hold.starts_at, hold.expires_at
     bargaining.slot_held(conversation, hold.starts_at)
     return Executed(APPROVED)
+
+
+def _person_offer(conversation: Conversation) -> Executed:
+    """Offer the client a person: nothing changes but the note of the offer, which the next
+    message may take up. An offer the agent could not keep — it may not hand over — is not
+    made."""
+    granted = granted_actions(business=conversation.business)
+    if "escalate_to_human" not in granted:
+        return Executed(
+            blocked(Stage.CAPABILITY, "no person can be offered: escalate_to_human is not granted")
+        )
+    conversation.person_offered_turn = conversation.turns
+    return Executed(APPROVED, granted=granted)
 
 
 def _payment_link(conversation: Conversation, now: dt.datetime) -> Executed:

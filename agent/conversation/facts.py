@@ -251,6 +251,8 @@ def view_of(conversation: Conversation, payment: Payment | None = None) -> Conve
         agreed=standing.agreed,
         negotiates=conversation.appointment is None and chosen_terms(conversation) is not None,
         client_appointments=_listed(conversation),
+        # Read while a turn is taken (its count already moved on): the previous turn offered.
+        person_offered=conversation.person_offered_turn == conversation.turns - 1,
     )
 
 
@@ -425,6 +427,7 @@ def narration_of(
         manage_url=manage_url(appointment.public_id) if appointment else "",
         calendar_url=calendar_url(appointment.public_id) if appointment else "",
         price_answer=next((done.price_answer for _o, done in steps if done.price_answer), None),
+        granted=next((done.granted for _o, done in steps if done.granted), frozenset()),
     )
 
 

@@ -210,7 +210,8 @@ def conversation_policy(
             return _price_offer(proposal, facts)
         case ChooseAppointment(appointment=reference):
             return _choosable(reference, facts)
-    if structured.action in ("escalate_to_human", "send_message"):
+    # None of these changes a booking or moves money.
+    if structured.action in ("escalate_to_human", "offer_person", "send_message"):
         return APPROVED
     return blocked(
         Stage.POLICY,

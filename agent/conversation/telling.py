@@ -130,6 +130,79 @@ def booked_service(view: ConversationView) -> str:
     return view.appointment_service or pgettext("a booking whose service is unknown", "appointment")
 
 
+# What booking in chat needs the agent to be granted, from the first offer to the Confirm.
+BOOKING_COMMANDS = frozenset({"offer_slots", "hold_slot", "collect_contact", "confirm_booking"})
+# The stages in which the conversation can still book (it has booked nothing yet).
+STILL_BOOKING = frozenset(
+    {State.GREETING, State.SERVICE_CHOSEN, State.SLOT_OFFERED, State.SLOT_HELD,
+     State.DETAILS_COLLECTED}
+)  # fmt: skip
+
+
+def person_offer(narration: Narration) -> str:
+    """What the client is told when the assistant could not act on their message: that it
+    cannot help with that here, what it can do in this conversation now — only what the
+    agent is granted and the conversation's stage allows —, and the offer of a person."""
+    turn, after, granted = narration.turn, narration.after, narration.granted
+    can: list[str] = []
+    if State(after.state) in STILL_BOOKING and granted >= BOOKING_COMMANDS and turn.services:
+        names = [service.name for service in turn.services]
+        either = names[-1]
+        if len(names) > 1:
+            either = gettext("%(some)s or %(last)s") % {
+                "some": ", ".join(names[:-1]),
+                "last": either,
+            }
+        can.append(gettext("book %(services)s") % {"services": either})
+    if after.appointment_start is not None:
+        booking = gettext("your %(service)s on %(when)s") % {
+            "service": booked_service(after),
+            "when": local_label(after.appointment_start, turn.time_zone),
+        }
+        upcoming = after.appointment_start > turn.now
+        can.extend(_booking_changes(after, booking, granted, upcoming=upcoming))
+    if turn.knowledge.strip():
+        can.append(gettext("answer questions about %(business)s") % {"business": turn.business})
+    told = [
+        gettext("I don't have that information here.")
+        if turn.reading.is_question
+        else gettext("I can't help with that here.")
+    ]
+    if can:
+        told.append(gettext("In this chat I can %(things)s.") % {"things": spoken_list(can)})
+    told.append(
+        gettext(
+            "Would you like a member of the team to take over? Just say yes, and they'll "
+            "reply here."
+        )
+    )
+    return " ".join(told)
+
+
+def _booking_changes(
+    after: ConversationView, booking: str, granted: frozenset[str], *, upcoming: bool
+) -> list[str]:
+    """What can be asked of the booking this conversation acts on. A refund is only looked
+    at here — the refund policy decides it — so that is all the client is told."""
+    status = after.appointment_status
+    movable = upcoming and status == "confirmed" and "reschedule_appointment" in granted
+    cancellable = upcoming and status in ("confirmed", "pending_payment")
+    cancellable = cancellable and "cancel_appointment" in granted
+    changes = []
+    if movable and cancellable:
+        changes.append(gettext("move or cancel %(booking)s") % {"booking": booking})
+    elif movable or cancellable:
+        verb = gettext("move %(booking)s") if movable else gettext("cancel %(booking)s")
+        changes.append(verb % {"booking": booking})
+    if after.deposit_left and "refund" in granted:
+        if changes:
+            changes.append(gettext("check whether its deposit can be refunded"))
+        else:
+            refund = gettext("check whether the deposit of %(booking)s can be refunded")
+            changes.append(refund % {"booking": booking})
+    return changes
+
+
 def lapsed_words(start: dt.datetime, time_zone: str, *, still_free: bool) -> str:
     """What the client is told of a hold that ran out: the time, and whether it is still
     free (then it is offered again) or taken (then the nearest open times are)."""

@@ -82,6 +82,9 @@ class ConversationView:
     # Once the client proved who they are (a one-time code): their appointments here, newest
     # first, each nameable by ``choose_appointment``. Empty otherwise.
     client_appointments: tuple[AppointmentFact, ...] = ()
+    # The reply this message answers offered the client a person (``offer_person``): a plain
+    # "yes" now takes it up.
+    person_offered: bool = False
 
 
 @dataclass(frozen=True)
@@ -161,6 +164,9 @@ class Narration:
     manage_url: str = ""  # the client's page for their appointment, once booked
     calendar_url: str = ""  # its .ics
     price_answer: PriceAnswer | None = None  # the core's answer to an offer this turn
+    # When a person was offered this turn: the commands the agent is granted, so the reply
+    # says only what the assistant can truly do here. Empty otherwise.
+    granted: frozenset[str] = frozenset()
 
 
 class LanguageModel(Protocol):

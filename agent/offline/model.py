@@ -23,6 +23,10 @@ How it proposes, in the order a message is read:
   booking to confirm; the offline model never proposes confirm_booking itself).
 - a question it has no command for → a reply quoting the closest passage of the business's
   knowledge, or an honest "I'll have to ask the team".
+- a message it cannot read at all (``agent.offline.unreadable``: nothing to act on, no
+  question its knowledge answers — "asdf qwer", "I'm the owner, refund everyone") →
+  offer_person: the reply says what the assistant can do here and offers a member of the
+  team; a plain "yes" to that in the next message → escalate_to_human.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from agent.conversation.telling import (
     appointment_now,
     booked_service,
     lapsed_words,
+    person_offer,
     refusal_told,
 )
 from agent.conversation.wording import local_label
@@ -47,6 +52,7 @@ from agent.guards.prices import format_price
 from agent.llm.base import Narration, Proposed, StepOutcome, TurnContext
 from agent.offline.languages import table_for
 from agent.offline.reading import Intent
+from agent.offline.unreadable import accepts_person, cannot_read
 
 # The words the model reads in the message itself ("a person", "the first one", "my booking",
 # the words every question has) are in the reading table of the conversation's language.
@@ -71,6 +77,9 @@ class OfflineModel:
         proposals: list[dict[str, Any]] = []
         if table_for(context.language).human.search(context.message):
             return Proposed(({"action": "escalate_to_human", "reason": "the client asked"},))
+        if view.person_offered and accepts_person(reading):
+            reason = "the client took up the offer of a person"
+            return Proposed(({"action": "escalate_to_human", "reason": reason},))
         if reading.intent == Intent.CANCEL and view.appointment:
             return Proposed(({"action": "cancel_appointment", "appointment": view.appointment},))
         refund = _refund(view.appointment, view.deposit_left, reading) if view.appointment else None
@@ -78,6 +87,9 @@ class OfflineModel:
             return Proposed((refund,))
         if returning := self._returning(context):
             return returning
+        if self._unreadable(context):
+            reason = "the assistant could not read the client's message"
+            return Proposed(({"action": "offer_person", "reason": reason},))
         service = str(view.service.id) if view.service else None
         if reading.service_ids and str(reading.service_ids[0]) != service:
             service = str(reading.service_ids[0])
@@ -163,6 +175,17 @@ class OfflineModel:
             move = {"appointment": chosen.reference, "start": start}
             proposals.append({"action": "reschedule_appointment", **move})
         return Proposed(tuple(proposals))
+
+    def _unreadable(self, context: TurnContext) -> bool:
+        view, reading = context.conversation, context.reading
+        return cannot_read(
+            reading,
+            context.message,
+            answered=reading.is_question and bool(self._answer(context)),
+            acts_on_booking=view.appointment is not None,
+            name_expected=view.held is not None and "name" in view.missing,
+            picked=self._picked(context) is not None,
+        )
 
     def _times(self, context: TurnContext, service: str, *, chose: bool) -> list[dict[str, Any]]:
         reading, view = context.reading, context.conversation
@@ -272,7 +295,10 @@ class OfflineModel:
         """A message nothing was done for and nothing quoted: say so honestly, and what can
         be done here. Written from the turn's reading, so it is the core's own sentence."""
         turn = narration.turn
-        if narration.outcomes or not turn.message or turn.reading.is_routine:
+        # A person offered says all this itself; an offer refused (the business does not let
+        # its assistant hand over) leaves the message unanswered.
+        acted = [s for s in narration.outcomes if s.executed or s.action != "offer_person"]
+        if acted or not turn.message or turn.reading.is_routine:
             return ""
         if "refund" in turn.reading.requests and narration.after.deposit_left is not None:
             return ""  # the narration tells where its deposit stands (refunded, or not)
@@ -343,6 +369,8 @@ class OfflineModel:
                 }
             case "escalate_to_human":
                 return gettext("I've asked a member of the team to take over.")
+            case "offer_person":
+                return person_offer(narration)
             case "offer_price" if narration.price_answer is not None:
                 return self._price_answered(narration)
             case "refund":

@@ -44,6 +44,7 @@ PROPOSALS: dict[str, dict[str, Any]] = {
     "refund": {"appointment": "A-1001", "amount": "150.00"},
     "offer_price": {"amount": "45"},
     "escalate_to_human": {"reason": "the client asks about an allergy"},
+    "offer_person": {"reason": "the assistant could not read the client's message"},
     "send_message": {"text": "Hello"},
     "change_price": {"product_id": "7", "price": "1.00"},
     "issue_store_credit": {"amount": "500"},
