@@ -12,6 +12,7 @@ from collections.abc import Collection
 from django.conf import settings
 from django.utils.translation import get_supported_language_variant
 
+from agent.offline.languages import clear_language
 
 
 def client_languages() -> tuple[str, ...]:
@@ -30,7 +31,5 @@ def starting_language(business_language: str) -> str:
 
 def language_after(current: str, text: str, supported: Collection[str]) -> str:
     """The conversation's language once the client wrote ``text``."""
-    from agent.offline.languages import clear_language  # PENDING: top-level once it exists
-
     written = clear_language(text)
     return written if written is not None and written in supported else current

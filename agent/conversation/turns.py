@@ -36,7 +36,7 @@ from agent.containment import BLOCK, EXECUTE, Outcome, proposal_label, refund_as
 from agent.conversation import facts, telling
 from agent.conversation.claims import TurnInProgress, claimed_elsewhere, conversation_claim
 from agent.conversation.execute import Executed, execute
-from agent.conversation.language import starting_language
+from agent.conversation.language import client_languages, language_after, starting_language
 from agent.conversation.policy import ConversationFacts, conversation_policy, service_id_for
 from agent.conversation.refusals import plain_refusal
 from agent.conversation.states import TERMINAL, State, transition
@@ -207,6 +207,7 @@ def _turn(token: str, client: FromClient, model: LanguageModel, now: dt.datetime
             asked.save()  # kept even if the narration never comes back
         conversation.turns += 1
         conversation.last_message_at = now
+        conversation.language = language_after(conversation.language, text, client_languages())
         if State(conversation.state) in TERMINAL:
             # A human has it, or it is over: the model is not asked.
             quiet = facts.quiet_context(conversation, now)
