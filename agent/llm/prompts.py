@@ -23,6 +23,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from agent.actions import MENU
+from agent.conversation.telling import person_offer
 from agent.llm.base import ConversationView, Narration, ServiceFact, StepOutcome, TurnContext
 
 KNOWLEDGE_OPEN = "<knowledge>"
@@ -110,6 +111,9 @@ def narration_prompt(narration: Narration) -> str:
     turn = narration.turn
     zone = ZoneInfo(turn.time_zone)
     facts = [f"- {_outcome(o)}" for o in narration.outcomes]
+    if narration.granted:
+        # A person offered: what the assistant can do here is the core's to say, not the model's.
+        facts.append(f"- tell the client, in these words: {_one_line(person_offer(narration))}")
     if narration.slots:
         facts.append(f"- slots to offer: {_moments(narration.slots, zone)}")
     if narration.alternatives:
