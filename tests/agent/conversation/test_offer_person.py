@@ -303,3 +303,18 @@ def test_a_remote_model_that_offers_a_person_is_given_the_cores_words_to_narrate
     assert "- tell the client, in these words: I can't help with that here." in prompt
     assert OFFERED in prompt
     assert OFFERED in result.reply.text  # its own draft absent, the core's narration stands
+
+
+@pytest.mark.parametrize(("unread", "yes"), [("asdf qwer", "yes"), ("asdf qwer", "sí")])
+def test_in_each_language_a_yes_to_the_offer_hands_over(api, shop, frozen_now, unread, yes):
+    shop.language = "es" if yes == "sí" else "en"
+    shop.save()
+    token = started(api, shop.slug)
+
+    chat(api, token, unread, yes)
+
+    assert [entry.action for entry in AuditEntry.objects.order_by("id")] == [
+        "offer_person",
+        "escalate_to_human",
+    ]
+    assert Conversation.objects.get().state == "escalated"
