@@ -80,6 +80,29 @@ def script_strings() -> dict[str, object]:
         ),
         "cancelled": _("This booking is cancelled. Start over to book again."),
         "expired": _("This conversation has expired. Start over to book."),
+        # a returning client proves who they are (the form's own labels are in the page)
+        "verifySent": _(
+            "If {email} is the address you booked with here, we sent a {digits}-digit code "
+            "to it. Type it below within {minutes} minutes."
+        ),
+        "verifyEmailNeeded": _("Write the email address you booked with."),
+        "verifyCodeNeeded": _("Type the code from the email."),
+        "verified": _(
+            "You are verified as {name} ({email}). Ask the assistant about your bookings "
+            "here: for example, “move my appointment”."
+        ),
+        "verifiedByLink": _(
+            "This chat was opened from your appointment's page, so the assistant knows your "
+            "bookings here. Ask about them: for example, “move my appointment”."
+        ),
+        "verifyRefused": {
+            "wrong_code": _("That code is not right."),
+            "wrongCodeTriesLeft": _("That code is not right. Tries left: {tries}."),
+            "code_expired": _("That code has expired: ask for a new one."),
+            "too_many_attempts": _("Too many wrong tries for that code: ask for a new one."),
+            "no_code": _("No code is waiting: ask for one first."),
+            "too_many_codes": _("Too many codes were asked for: try again in an hour."),
+        },
         # the pick-a-time view
         "loadingTimes": _("Looking for open times…"),
         "timesUnavailable": _("The open times could not be loaded. Try again in a moment."),

@@ -77,6 +77,10 @@ export const api = {
       body: { card },
       headers: { "Idempotency-Key": key },
     }),
+  verify: (token, email) =>
+    request("POST", `${conversation(token)}verification/`, { body: { email } }),
+  verifyCheck: (token, code) =>
+    request("POST", `${conversation(token)}verification/check/`, { body: { code } }),
   availability: (slug, service, from, to) =>
     request(
       "GET",

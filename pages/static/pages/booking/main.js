@@ -12,8 +12,9 @@ import { detailsForm } from "./details.js";
 import { el, fill, money, wallTime } from "./dom.js";
 import { picker } from "./picker.js";
 import { showProgress } from "./progress.js";
-import { forget, idempotencyKey, keepToken, savedToken } from "./store.js";
+import { forget, idempotencyKey, keepToken, savedToken, takeHandedOver } from "./store.js";
 import { bookedCard, choicesElement, messageElement, pendingElement } from "./transcript.js";
+import { verifyForm } from "./verify.js";
 
 const data = (id) => JSON.parse(document.getElementById(id).textContent);
 const settings = data("booking-settings");
@@ -66,6 +67,13 @@ const page = {
 const details = detailsForm(document.getElementById("details"), {
   strings,
   onSubmit: (given) => turn(() => api.details(token, given), { origin: "details" }),
+});
+
+// Verified, the chat may see and change the client's bookings: they now ask for it by writing.
+const verify = verifyForm(document.getElementById("verify"), {
+  strings,
+  token: () => token,
+  onVerified: () => typed.focus(),
 });
 
 // --- talking to the conversation -------------------------------------------------------------
@@ -285,6 +293,7 @@ async function poll() {
 
 async function boot() {
   say(notice, "");
+  if (takeHandedOver(slug)) verify.showVerified(strings.verifiedByLink);
   token = savedToken(slug);
   if (token) {
     try {
@@ -296,6 +305,7 @@ async function boot() {
       if (!(error instanceof ApiError && error.status === 404)) return bootFailed(error);
       forget(slug); // unknown or expired: a new conversation, without a word
       token = null;
+      verify.reset();
     }
   }
   if (paymentReturn) say(notice, strings.paidElsewhere);
@@ -330,6 +340,7 @@ function reset() {
   log.replaceChildren();
   panel.replaceChildren();
   details.hide();
+  verify.reset();
   say(notice, "");
   say(composerError, "");
 }

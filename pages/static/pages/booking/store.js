@@ -78,3 +78,22 @@ export function idempotencyKey(slug, token, card) {
   }
   return keys[card];
 }
+
+// A conversation handed over by another page of this site (the client's appointment page opens
+// a chat already verified as them): its token comes once in a cookie scoped to this business's
+// page, so it is in no URL. Taken and deleted here; kept from now on like any other.
+const HANDOFF_COOKIE = "ordina_conversation";
+
+export function takeHandedOver(slug) {
+  const found = document.cookie
+    .split("; ")
+    .find((pair) => pair.startsWith(`${HANDOFF_COOKIE}=`));
+  if (!found) return null;
+  const path = `/b/${encodeURIComponent(slug)}/`;
+  const secure = window.location.protocol === "https:" ? "; Secure" : "";
+  document.cookie = `${HANDOFF_COOKIE}=; Max-Age=0; Path=${path}; SameSite=Strict${secure}`;
+  const token = decodeURIComponent(found.slice(HANDOFF_COOKIE.length + 1));
+  if (!token) return null;
+  keepToken(slug, token);
+  return token;
+}
