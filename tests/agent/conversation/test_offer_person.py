@@ -4,10 +4,12 @@ answered with what the assistant can do here and the offer of a person: an audit
 trace and nothing else. A plain "yes" to the offer in the next message hands the conversation
 to the team, as any escalation; "no", or carrying on with a booking, drops it."""
 
+import importlib
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.apps import apps as django_apps
 from django.core.cache import cache
 from django.test import Client as HttpClient
 
@@ -21,12 +23,13 @@ from agent.llm.scripted import ScriptedModel
 from agent.models import AgentGrant, AuditEntry, Conversation
 from agent.offline.reading import MessageReading, read_message
 from agent.offline.unreadable import accepts_person, cannot_read
+from agent.services import grants_set
 from bookings.models import Appointment, AppointmentStatus
 from payments.models import Payment, Refund
 from tests.agent.conversation.chat_http import BOOKING_MESSAGES, chat, started
 from tests.agent.conversation.test_effects_need_the_clients_press import TEN, booked_and_paid
 from tests.agent.conversation.test_turns import knowledge_note
-from tests.factories import owner_of
+from tests.factories import BusinessFactory, owner_of
 
 from .conftest import NOW
 
@@ -318,3 +321,17 @@ def test_in_each_language_a_yes_to_the_offer_hands_over(api, shop, frozen_now, u
         "escalate_to_human",
     ]
     assert Conversation.objects.get().state == "escalated"
+
+
+def test_businesses_that_may_hand_over_are_granted_the_offer_and_no_others(db):
+    # Agent migration 0018, on businesses from before the offer existed.
+    migration = importlib.import_module("agent.migrations.0018_conversation_person_offered")
+    hands_over, keeps_everything = BusinessFactory(), BusinessFactory()
+    grants_set(business=hands_over, actions=frozenset({"offer_slots", "escalate_to_human"}))
+    grants_set(business=keeps_everything, actions=frozenset({"offer_slots"}))
+
+    migration.grant_offering(django_apps, None)
+    migration.grant_offering(django_apps, None)  # run again: nothing twice
+
+    offered = AgentGrant.objects.filter(action="offer_person")
+    assert list(offered.values_list("business", flat=True)) == [hands_over.pk]
