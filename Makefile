@@ -84,20 +84,31 @@ test: services check
 clean:
 	rm -rf $(VENV) var node_modules
 
-# The Spanish catalogues: every app with a locale/ directory has its strings gathered into
-# <app>/locale/es/LC_MESSAGES/django.po (new ones untranslated, changed ones fuzzy: both refused
-# by tests/test_catalogues.py until translated) and compiled to the django.mo committed beside
-# it, so `make demo` needs no gettext tools. Needs GNU gettext (xgettext, msgmerge, msgfmt).
+# The Spanish catalogues. Each app's strings, and those of its templates kept in templates/, are
+# gathered into <app>/locale/es/LC_MESSAGES/django.po (new ones untranslated, changed ones fuzzy:
+# both refused by tests/test_catalogues.py until translated) and compiled to the django.mo
+# committed beside it, so `make demo` needs no gettext tools. makemessages reads one folder, so
+# each catalogue's sources are linked into one for it. Needs GNU gettext (xgettext, msgmerge,
+# msgfmt). MESSAGES_CATALOGUES: each app, then its sources outside its folder, ':'-separated.
+MESSAGES_CATALOGUES := agent bookings pages:templates/pages \
+	reminders:templates/reminders:templates/agent/verification_code.txt
 MESSAGES_LANGUAGES ?= es
 
 messages: venv
-	@for locale in */locale; do app=$${locale%/locale}; \
+	@set -e; for entry in $(MESSAGES_CATALOGUES); do \
+	  app=$${entry%%:*}; outside=$$(echo "$${entry#$$app}" | tr ':' ' '); \
+	  sources=$$(mktemp -d); \
+	  ln -s "$(CURDIR)/$$app" "$$sources/$$app"; ln -s "$(CURDIR)/$$app/locale" "$$sources/locale"; \
+	  for source in $$outside; do mkdir -p "$$sources/$$(dirname $$source)"; \
+	    ln -s "$(CURDIR)/$$source" "$$sources/$$source"; done; \
 	  echo "make messages: $$app"; \
-	  ( cd $$app && for language in $(MESSAGES_LANGUAGES); do \
-	      $(CURDIR)/$(PY) $(CURDIR)/manage.py makemessages --locale $$language \
-	        --add-location file --no-obsolete --ignore 'locale/*' \
-	      && $(CURDIR)/$(PY) $(CURDIR)/manage.py compilemessages --locale $$language \
-	      || exit 1; done ) || exit 1; done
+	  for language in $(MESSAGES_LANGUAGES); do \
+	    (cd "$$sources" && "$(CURDIR)/$(PY)" "$(CURDIR)/manage.py" makemessages \
+	      --locale $$language --symlinks --ignore "$$app/locale" --add-location file \
+	      --no-obsolete --verbosity 0); \
+	    (cd "$(CURDIR)/$$app" && "$(CURDIR)/$(PY)" "$(CURDIR)/manage.py" compilemessages \
+	      --locale $$language --verbosity 0); \
+	  done; rm -r "$$sources"; done
 
 # The module's capstone on Ordina: a fresh SQLite database, its world, its twelve proposals.
 CAPSTONE_DB := var/capstone.sqlite3
