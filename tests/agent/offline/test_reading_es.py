@@ -272,7 +272,7 @@ def test_a_move_to_a_bare_hour_is_to_that_hour_of_the_booked_day():
         "¿tenéis parking?", "tenéis parking", "¿Qué precio tiene?", "cuánto cuesta",
         "cuanto cuesta xfa", "¿dónde estáis?", "donde estais", "hay hueco el viernes",
         "se puede pagar con tarjeta", "puedo ir a las 5", "¿mañana a las 10?",
-        "el viernes o el sábado", "me podéis decir el horario", "cómo llego",
+        "el viernes o el sábado", "me podéis decir el horario", "cómo llego", "¿mañana a las 10",
     ],
 )  # fmt: skip
 def test_a_spanish_question_is_never_routine(message):
@@ -293,7 +293,16 @@ def test_a_bare_spanish_answer_is_routine(message):
     assert read(message).is_routine
 
 
-@pytest.mark.parametrize("message", ["quiero fisio", "30 euros", "hola, ¿qué tal?", "dueño"])
+@pytest.mark.parametrize(
+    "message",
+    [
+        "quiero fisio",
+        "30 euros",
+        "dueño",
+        "mañana a las 10 pero llegaré tarde",
+        "vale, y el parking",
+    ],
+)
 def test_anything_else_in_spanish_is_not_routine(message):
     assert not read(message).is_routine
 
