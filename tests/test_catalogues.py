@@ -51,9 +51,15 @@ def entries(path: Path) -> list[Message]:
     return [message for message in catalogue(path) if message.id]
 
 
+def forms(text: str | list[str] | tuple[str, ...] | None) -> tuple[str, ...]:
+    """A message's id or string as its forms: one, or one per plural form."""
+    if text is None:
+        return ("",)
+    return (text,) if isinstance(text, str) else tuple(text)
+
+
 def label(message: Message) -> str:
-    msgid = message.id if isinstance(message.id, str) else message.id[0]
-    return f"{message.context + ' | ' if message.context else ''}{msgid}"
+    return f"{message.context + ' | ' if message.context else ''}{forms(message.id)[0]}"
 
 
 def as_served(mo: bytes) -> dict[object, str]:
@@ -79,9 +85,7 @@ class TestCatalogue:
 
     def test_every_message_is_translated(self, path):
         untranslated = [
-            label(message)
-            for message in entries(path)
-            if not all(message.string if isinstance(message.string, tuple) else [message.string])
+            label(message) for message in entries(path) if not all(forms(message.string))
         ]
 
         assert untranslated == []
@@ -89,8 +93,7 @@ class TestCatalogue:
     def test_every_placeholder_is_kept(self, path):
         wrong = []
         for message in entries(path):
-            ids = message.id if isinstance(message.id, tuple) else (message.id,)
-            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            ids, strings = forms(message.id), forms(message.string)
             # Each form says every placeholder of the English (its singular: a plural form may
             # add the count), and none the English does not have.
             needed = set(placeholders(ids[0]))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import replace
 from decimal import Decimal
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -48,7 +49,7 @@ def done(action: str, **outcome) -> StepOutcome:
 
 
 def held(**view) -> ConversationView:
-    values = {
+    values: dict[str, Any] = {
         "state": "slot_held",
         "service": CLEANING,
         "held": WEDNESDAY_10,
@@ -59,7 +60,7 @@ def held(**view) -> ConversationView:
 
 
 def booked(**view) -> ConversationView:
-    values = {
+    values: dict[str, Any] = {
         "state": "confirmed",
         "service": CLEANING,
         "name": "Lucía",
@@ -89,7 +90,7 @@ def narration(after: ConversationView, *outcomes: StepOutcome, **told) -> Narrat
         actions=(),
     )
     price = after.asking or (after.service.price if after.service else None)
-    values = {"turn": turn, "outcomes": outcomes, "after": after, "price": price}
+    values: dict[str, Any] = {"turn": turn, "outcomes": outcomes, "after": after, "price": price}
     facts = Narration(**(values | told))
     with translation.override("es"):
         step = telling.next_step(after, turn.services, payment_link=bool(facts.payment_url))
