@@ -39,8 +39,9 @@ ENGLISH = [
     "the first one",
 ]
 UNCLEAR = [
-    "ok", "OK!", "si", "sí", "no", "vale", "yes", "Ana Pérez", "María", "ana@x.es", "maria.la.del.rio@correo.es",
-    "10:30", "612 345 678", "", "👍", "30€", "Lucía García, lucia.garcia@gmail.com",
+    "ok", "OK!", "si", "sí", "no", "vale", "yes", "Ana Pérez", "María", "ana@x.es",
+    "maria.la.del.rio@correo.es", "10:30", "612 345 678", "", "👍", "30€",
+    "Lucía García, lucia.garcia@gmail.com",
     # Mixed: about as many words of one as of the other.
     "buenas, yes please", "thanks, hasta luego",
 ]  # fmt: skip

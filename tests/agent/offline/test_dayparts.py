@@ -3,6 +3,7 @@ and 15:00–19:00 is 15:00–19:00, in English and in Spanish; a day without hou
 windows (morning 09–12, afternoon 12–17, evening 17–20)."""
 
 from datetime import datetime, time
+from typing import cast
 
 import pytest
 from django.db import connection
@@ -12,7 +13,7 @@ from agent.conversation.facts import message_reading
 from agent.models import Conversation
 from agent.offline import read_message
 from agent.offline.dayparts import FIXED_DAYPARTS, dayparts_from_opening, weekly_dayparts
-from bookings.models import OpeningHours
+from bookings.models import Business, OpeningHours
 from tests.factories import BusinessFactory
 
 MADRID_NOW = datetime.fromisoformat("2026-11-25T09:00:00+01:00")  # Wednesday 09:00 in Madrid
@@ -90,7 +91,9 @@ def test_read_message_reads_a_daypart_in_that_days_opening_hours(message, langua
 
 
 def clinic_conversation(*, hours: bool, language: str = "es") -> Conversation:
-    clinic = BusinessFactory(time_zone="Europe/Madrid", country="ES", language=language)
+    clinic = cast(
+        Business, BusinessFactory(time_zone="Europe/Madrid", country="ES", language=language)
+    )
     if hours:
         for weekday in range(5):
             for opens, closes in SPLIT:
