@@ -54,7 +54,7 @@ from bookings.api.appointments import (
 )
 from bookings.api.errors import conflict, error_responses
 from bookings.api.fields import NOT_BLANK_PATTERN, InstantField, StrictCharField
-from bookings.api.lookups import business_or_404
+from bookings.api.lookups import SLUG, business_or_404
 from bookings.api.public import SLUG_PARAMETER, PublicApi
 from bookings.models import Business
 from bookings.tokens import calendar_url, manage_url
@@ -87,7 +87,7 @@ def _language(*, token: str | None, slug: str | None) -> str | None:
     if token is not None:
         found = Conversation.objects.filter(token_hash=token_hash(token))
         return found.values_list("language", flat=True).first()
-    if slug is not None:
+    if slug is not None and SLUG.fullmatch(slug):  # a malformed one is a 404, never a query
         business = Business.objects.filter(slug=slug).values_list("language", flat=True).first()
         return None if business is None else starting_language(business)
     return None

@@ -77,3 +77,11 @@ def test_a_chat_at_a_spanish_business_answers_in_spanish_from_its_start(shop, fr
     response = say(http, token, "")
 
     assert response.json()["detail"] == "La solicitud tiene campos no válidos."
+
+
+@pytest.mark.parametrize("slug", ["%00", "x" * 61, "bad%20slug"])
+def test_a_malformed_business_in_the_path_is_a_404_before_any_language_is_looked_up(db, slug):
+    response = HttpClient().post(f"/api/v1/businesses/{slug}/conversations/")
+
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"
