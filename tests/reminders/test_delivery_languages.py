@@ -49,7 +49,7 @@ def test_the_confirmation_of_a_booking_made_in_a_spanish_chat_is_in_spanish(book
     assert subject == "Su cita de Haircut en Studio Lumen está reservada"
     assert body.startswith("Hola, Ana:\n")
     assert (
-        "Tiene reservada su cita de Haircut el miércoles, 2 de diciembre de 2026 a las 10:00 "
+        "Tiene reservada su cita de Haircut el miércoles, 2 de diciembre de 2026, a las 10:00 "
         "(hora de Europe/Lisbon)." in body
     )
     assert "Para ver, cambiar o cancelar su cita:" in body
