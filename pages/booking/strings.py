@@ -4,9 +4,12 @@ is rendered and handed to the script in a JSON block: the script has no words of
 ``{name}`` marks a value the script fills in (a time, an amount); keep them in translations.
 """
 
-from django.utils.dates import MONTHS, MONTHS_3, WEEKDAYS, WEEKDAYS_ABBR
+from babel.dates import get_month_names
+from django.utils.dates import MONTHS, WEEKDAYS, WEEKDAYS_ABBR
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
+
+from pages.money import active_locale
 
 
 def progress_steps() -> list[tuple[str, str]]:
@@ -139,5 +142,7 @@ def calendar_names() -> dict[str, list[str]]:
         "weekdays": [str(WEEKDAYS[day]) for day in range(7)],  # Monday first
         "weekdaysShort": [str(WEEKDAYS_ABBR[day]) for day in range(7)],
         "months": [str(MONTHS[month]) for month in range(1, 13)],
-        "monthsShort": [str(MONTHS_3[month]).capitalize() for month in range(1, 13)],
+        # Babel's, not Django's: Django's are lower-case in every language, while English
+        # writes "Dec" and Spanish "dic".
+        "monthsShort": list(get_month_names("abbreviated", locale=active_locale()).values()),
     }

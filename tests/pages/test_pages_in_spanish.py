@@ -68,6 +68,7 @@ def test_the_script_of_a_spanish_page_is_given_spanish_words_and_day_names(clini
     assert words["dayLong"] == "{weekday}, {day} de {month}"
     assert words["calendar"]["weekdays"][2] == "miércoles"
     assert words["calendar"]["months"][11] == "diciembre"
+    assert words["calendar"]["monthsShort"][11] == "dic"  # a day button: "2 dic"
 
 
 def test_an_english_businesss_page_stays_english(clinic):
@@ -79,9 +80,19 @@ def test_an_english_businesss_page_stays_english(clinic):
     words = text_of(response)
     assert "Chat with us" in words
     assert "Limpieza dental · 45 min · €45.00" in words
-    assert json_block(response.content.decode(), "booking-strings")["dayLong"] == (
-        "{weekday} {day} {month}"
-    )
+    words = json_block(response.content.decode(), "booking-strings")
+    assert words["dayLong"] == "{weekday} {day} {month}"
+    assert words["calendar"]["monthsShort"][11] == "Dec"
+
+
+def test_a_business_language_with_no_locale_data_is_written_as_english_not_an_error(clinic):
+    clinic.language = "xx"  # free text in the business's settings
+    clinic.save()
+
+    response = HttpClient().get(f"/b/{clinic.slug}/")
+
+    assert response.status_code == 200
+    assert "Limpieza dental · 45 min · €45.00" in text_of(response)
 
 
 # --- the appointment page ---------------------------------------------------------------------
