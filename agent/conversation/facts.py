@@ -251,6 +251,7 @@ def view_of(conversation: Conversation, payment: Payment | None = None) -> Conve
         agreed=standing.agreed,
         negotiates=conversation.appointment is None and chosen_terms(conversation) is not None,
         client_appointments=_listed(conversation),
+        verified=conversation.verified_client_id is not None,
         # Read while a turn is taken (its count already moved on): the previous turn offered.
         person_offered=conversation.person_offered_turn == conversation.turns - 1,
     )

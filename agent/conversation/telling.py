@@ -74,6 +74,13 @@ def next_step(
         case State.SLOT_HELD:
             details = spoken_list([detail_name(field) for field in view.missing])
             return gettext("To book it, I need your %(details)s.") % {"details": details}
+        case State.DETAILS_COLLECTED if view.verified:
+            # A returning client's details are offered back, not asked again.
+            on_file = ", ".join(detail for detail in (view.name, view.email, view.phone) if detail)
+            return gettext(
+                "Shall I book it under %(details)s? Press Confirm to book, or tell me other "
+                "details."
+            ) % {"details": on_file}
         case State.DETAILS_COLLECTED:
             return gettext("Please check the details and press Confirm to book.")
         case State.AWAITING_PAYMENT if payment_link:

@@ -82,6 +82,8 @@ class ConversationView:
     # Once the client proved who they are (a one-time code): their appointments here, newest
     # first, each nameable by ``choose_appointment``. Empty otherwise.
     client_appointments: tuple[AppointmentFact, ...] = ()
+    # The client proved who they are: the name, email and phone above are theirs on file.
+    verified: bool = False
     # The reply this message answers offered the client a person (``offer_person``): a plain
     # "yes" now takes it up.
     person_offered: bool = False

@@ -375,3 +375,17 @@ def test_a_chosen_booking_no_longer_the_verified_clients_is_not_acted_on(shop, h
         result.outcomes[0].reason == f"appointment {reference_of(visit)} is not this conversation's"
     )
     assert Conversation.objects.get().acted_on is None
+
+
+def test_a_verified_clients_details_are_offered_back_not_asked_again(shop, haircut, verified):
+    booked_on_the_page(haircut, TEN, "Ana Pérez", "ana@example.com")
+    token = verified(shop, "ana@example.com")
+
+    held = turn_take(token=token, text="a haircut on Wednesday at 11", model=OfflineModel())
+
+    assert held.conversation.state == "details_collected"
+    assert (
+        "Shall I book it under Ana Pérez, ana@example.com? Press Confirm to book, or tell me "
+        "other details."
+    ) in held.reply.text
+    assert "confirm" in held.reply.choices
