@@ -2,14 +2,21 @@
 business's language, as a new one does when it starts."""
 
 from django.db import migrations, models
-from django.db.models import OuterRef, Subquery
+from django.db.models import Q, Subquery
+
+# The languages spoken when this migration was written; a business's code the product does not
+# speak ("pt", "fr") starts its conversations in English, as ``starting_language`` does.
+SPOKEN = ("en", "es")
 
 
 def business_language(apps, schema_editor) -> None:
     Conversation = apps.get_model("agent", "Conversation")
     Business = apps.get_model("bookings", "Business")
-    languages = Business.objects.filter(pk=OuterRef("business_id")).values("language")[:1]
-    Conversation.objects.update(language=Subquery(languages))
+    for code in SPOKEN:
+        businesses = Business.objects.filter(
+            Q(language__iexact=code) | Q(language__istartswith=f"{code}-")
+        ).values("pk")
+        Conversation.objects.filter(business__in=Subquery(businesses)).update(language=code)
 
 
 class Migration(migrations.Migration):

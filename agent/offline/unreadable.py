@@ -15,18 +15,13 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from agent.offline.languages import TABLES
 from agent.offline.reading import Intent, MessageReading
 
-# Greetings, thanks and goodbyes in the supported languages, as words: a message made only of
-# these asks for nothing, so it is never "unreadable".
-PLEASANTRIES = frozenset(
-    {
-        "hi", "hii", "hello", "hey", "hiya", "there", "good", "morning", "afternoon", "evening",
-        "day", "thanks", "thank", "you", "thx", "ty", "cheers", "bye", "goodbye", "see", "ya",
-        "hola", "buenas", "buenos", "buen", "dia", "dias", "tardes", "noches", "gracias",
-        "muchas", "adios", "hasta", "luego", "saludos", "muy", "amable",
-    }
-)  # fmt: skip
+# Greetings, thanks and goodbyes in every language read (each reading table's), as words: a
+# message made only of these asks for nothing, so it is never "unreadable" — in whichever
+# language the client greets.
+PLEASANTRIES = frozenset().union(*(table.pleasantries for table in TABLES.values()))
 LETTERS = re.compile(r"[^\W\d_]{2,}")
 
 

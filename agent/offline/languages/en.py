@@ -247,4 +247,8 @@ ENGLISH = ReadingTable(
     ),
     question_stems=QUESTION_STEMS,
     function_words=FUNCTION_WORDS,
-)
+    pleasantries=frozenset({
+        "hi", "hii", "hello", "hey", "hiya", "there", "good", "morning", "afternoon", "evening",
+        "day", "thanks", "thank", "you", "thx", "ty", "cheers", "bye", "goodbye", "see", "ya",
+    }),
+)  # fmt: skip

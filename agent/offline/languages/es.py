@@ -303,4 +303,8 @@ SPANISH = ReadingTable(
     ),
     question_stems=QUESTION_STEMS,
     function_words=FUNCTION_WORDS,
-)
+    pleasantries=frozenset({
+        "hola", "buenas", "buenos", "buen", "dia", "dias", "tardes", "noches", "gracias",
+        "muchas", "adios", "hasta", "luego", "saludos", "muy", "amable",
+    }),
+)  # fmt: skip

@@ -123,6 +123,9 @@ class ReadingTable:
     # --- telling languages apart (``clear_language``)
     function_words: frozenset[str]
 
+    # --- greetings and thanks: a message of only these asks nothing (``unreadable``)
+    pleasantries: frozenset[str] = frozenset()
+
     def vocabulary(self) -> frozenset[str]:
         """The words this table knows as words of its language (folded as prepared)."""
         phrases = self.yes_phrases | self.confirm_phrases | self.no_phrases | self.cancel_phrases
