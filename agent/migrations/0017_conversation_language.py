@@ -12,6 +12,7 @@ SPOKEN = ("en", "es")
 def business_language(apps, schema_editor) -> None:
     Conversation = apps.get_model("agent", "Conversation")
     Business = apps.get_model("bookings", "Business")
+    Conversation.objects.exclude(language="en").update(language="en")
     for code in SPOKEN:
         businesses = Business.objects.filter(
             Q(language__iexact=code) | Q(language__istartswith=f"{code}-")
