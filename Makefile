@@ -42,6 +42,7 @@ demo: venv
 	@printf '  the booking funnel   http://127.0.0.1:8000/admin/analytics/\n'
 	@printf '\nBook as a client (after make run)\n'
 	@printf '  the booking page     http://localhost:8000/b/studio-lumen/\n'
+	@printf '  in Spanish           http://localhost:8000/b/clinica-sol/  (owner: clinica, same password)\n'
 	@printf '  embedded on a site   http://127.0.0.1:8000/embed-example/\n'
 
 # Development processes on the local settings, named explicitly: the served entry points

@@ -39,6 +39,7 @@ Choices a reader should know:
   name-shaped too. Its proof is a labelled corpus per language (tests/agent/corpus/).
 """
 
+import functools
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -588,14 +589,19 @@ def _read_services(
     if full:
         return full
     message_words = set(words)
+    ignored = table.service_ignored | _ordinal_tokens(table.code)
     return [
         sid
         for sid, name in services
-        if any(
-            len(tok) >= 4 and tok not in table.service_ignored
-            for tok in message_words & set(_tokens(name))
-        )
+        if any(len(tok) >= 4 and tok not in ignored for tok in message_words & set(_tokens(name)))
     ]
+
+
+@functools.cache
+def _ordinal_tokens(language: str) -> frozenset[str]:
+    """Words that pick an offered time ("la primera"): on their own they never name a service,
+    even one called "Primera consulta" (its whole name still does)."""
+    return frozenset(tok for word in table_for(language).ordinals for tok in _tokens(word))
 
 
 def _read_name(text: str, table: ReadingTable) -> str | None:

@@ -33,3 +33,10 @@ def test_the_demo_books_contains_loses_honestly_and_blocks_the_refund():
     assert "money moved      0.00 EUR" in printed
     # The refund refused (150.00) and the haggled haircut's discount refused (55.00 − 30.00).
     assert "money contained  160.00 EUR" in printed
+    # Scene 6: Clínica Sol, in Spanish — its own afternoon after lunch, a false claim rewritten.
+    lucia = Appointment.objects.get(client__email="lucia.garcia@example.com")
+    assert lucia.status == AppointmentStatus.CONFIRMED
+    assert lucia.conversation.language == "es"
+    assert lucia.starts_at.astimezone(lucia.business.tzinfo).hour == 15
+    assert "¿Qué servicio desea reservar?" in told
+    assert "booking claimed without a record — removed 'Su cita está confirmada.'" in told

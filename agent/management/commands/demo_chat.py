@@ -13,6 +13,9 @@ fake Stripe (nothing leaves the machine):
 5. A price haggled: the client asks "can you do 45?", the core counters by the owner's terms, a
    careless model concedes the client's figure and the price scan rewrites it to the core's;
    the client accepts and books at the agreed price.
+6. A booking in Spanish at Clínica Sol, a Madrid clinic closed for lunch: "el viernes por la
+   tarde" is read as its own afternoon (15:00–19:00), the assistant answers in Spanish, and a
+   careless model's "su cita está confirmada" before the deposit is paid is rewritten.
 
 Then the containment figures, from the audit log.
 """
@@ -38,7 +41,7 @@ from agent.llm.scripted import ScriptedModel
 from agent.models import AgentGrant, AuditEntry, GuardRewrite
 from agent.offline.model import OfflineModel
 from agent.services import discount_given, grants_set
-from bookings.demo import SLUG
+from bookings.demo import CLINIC_SLUG, SLUG
 from bookings.errors import SlotUnavailable
 from bookings.models import Appointment, Business
 from bookings.services import ClientDetails, appointment_create
@@ -72,6 +75,7 @@ class Command(BaseCommand):
                 self.race_lost()
                 self.refund_blocked(ana)
                 self.haggled()
+                self.in_spanish()
         finally:
             server.shutdown()
             server.server_close()
@@ -190,6 +194,37 @@ class Command(BaseCommand):
             f"{payment.amount} {self.business.currency}, {appointment.status}"
         )
 
+    def in_spanish(self) -> None:
+        self.scene("6. Una cita en español: a Madrid clinic's assistant reads and answers Spanish")
+        clinic = Business.objects.filter(slug=CLINIC_SLUG).first()
+        if clinic is None:
+            self.note("Clínica Sol is not seeded (`manage.py seed_demo` adds it)")
+            return
+        grants_set(business=clinic)
+        token = self.start(clinic)
+        offered = self.say(token, "Buenas, quería una cita de fisioterapia el viernes por la tarde")
+        assert offered.reply.choices.get("slots"), "the clinic's Friday afternoon is open"
+        self.say(token, "la primera")
+        self.say(token, "Me llamo Lucía García")
+        self.say(token, "lucia.garcia@example.com")
+        result = self.confirm(token, "demo-es-1")
+        appointment = result.conversation.appointment
+        assert appointment is not None
+        careless = ScriptedModel([Proposed()], drafts=["¡Listo! Su cita está confirmada."])
+        self.say(token, "¿Ya está confirmada?", careless)
+        payment = appointment.payment
+        assert payment.checkout_session_id is not None
+        self.fake.pay(payment.checkout_session_id)
+        self.note("Lucía pays the deposit on Stripe's page; Stripe, asked directly, says: paid")
+        payment_verify(payment)
+        self.say(token, "Ya he pagado. ¿Está pagada?")
+        appointment.refresh_from_db()
+        local = appointment.starts_at.astimezone(clinic.tzinfo)
+        self.note(
+            f"booked: {appointment.service.name} {local:%a %d %b %H:%M} Madrid, "
+            f"{appointment.status}; the conversation's language: {result.conversation.language}"
+        )
+
     def summary(self) -> None:
         self.scene("Containment, from the audit log")
         entries = AuditEntry.objects.filter(business=self.business)
@@ -211,8 +246,10 @@ class Command(BaseCommand):
 
     # --- printing a conversation --------------------------------------------------------------
 
-    def start(self) -> str:
-        _conversation, token, greeting = conversation_start(business=self.business, now=self.now)
+    def start(self, business: Business | None = None) -> str:
+        _conversation, token, greeting = conversation_start(
+            business=business or self.business, now=self.now
+        )
         self.line("assistant", greeting.text)
         return token
 

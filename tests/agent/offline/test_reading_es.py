@@ -8,6 +8,7 @@ English message; and the offline model reads "a person", "la primera" and "mi ci
 """
 
 from dataclasses import replace
+from functools import partial
 from datetime import date, datetime
 from decimal import Decimal
 from zoneinfo import ZoneInfo
@@ -372,3 +373,12 @@ def test_a_table_for_one_person_is_no_ask_for_a_person():
     proposed = OfflineModel().propose(spanish_turn("una cita para una persona"))
 
     assert "escalate_to_human" not in [step["action"] for step in proposed.proposals]
+
+
+def test_a_pick_names_no_service_even_one_whose_name_starts_with_it():
+    """'la primera' picks the first time offered; it is not the clinic's 'Primera consulta'."""
+    services = [(1, "Fisioterapia"), (2, "Primera consulta")]
+    read = partial(read_message, now=NOW, time_zone=MADRID, country="ES", language="es")
+
+    assert read("la primera", services=services).service_ids == ()
+    assert read("quería una primera consulta", services=services).service_ids == (2,)
