@@ -8,9 +8,9 @@ English message; and the offline model reads "a person", "la primera" and "mi ci
 """
 
 from dataclasses import replace
-from functools import partial
 from datetime import date, datetime
 from decimal import Decimal
+from functools import partial
 from zoneinfo import ZoneInfo
 
 import pytest
