@@ -6,7 +6,11 @@ POLICY: the business's rules against the current state, which the caller reads a
 plain facts. The first gate that fails answers, with its own reason.
 
 Pure: no database, no clock, no payments writer. Refunds are judged by
-``payments.refund_policy.refund_refusal`` — the same rules the owners' dashboard applies.
+``payments.refund_policy`` — the same rules the owners' dashboard applies.
+
+A verdict's ``reason`` is the audit log's and is English whatever the client's language, so the
+owner reads one log however their clients write; ``said`` is the client's, written in the active
+language (a turn sets it to the conversation's).
 """
 
 import datetime as dt
@@ -15,10 +19,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from django.utils.translation import gettext
 from pydantic import ValidationError
 
 from agent.actions import MENU, Proposal, Refund
-from payments.refund_policy import RefundRequest, RefundState, refund_refusal
+from payments.refund_policy import RefundRequest, RefundState, refund_rule_broken
 
 
 class Stage(StrEnum):
@@ -103,11 +108,14 @@ def refund_policy_gate(proposal: Refund, facts: RefundFacts) -> GateVerdict:
         return blocked(
             Stage.POLICY,
             f"appointment {proposal.appointment} does not exist",
-            "I couldn't find that appointment.",
+            gettext("I couldn't find that appointment."),
         )
-    refusal = refund_refusal(RefundRequest(proposal.amount, facts.now), facts.state)
-    # The refund policy's reasons are written for the owner and the client alike.
-    return blocked(Stage.POLICY, refusal, refusal) if refusal else APPROVED
+    refusal = refund_rule_broken(RefundRequest(proposal.amount, facts.now), facts.state)
+    if refusal is None:
+        return APPROVED
+    # The refund policy's one sentence: the audit keeps it in English, the client reads it in
+    # their language.
+    return blocked(Stage.POLICY, refusal.in_english(), refusal.told())
 
 
 def policy_gate(structured: Structured, refund_facts: RefundFacts | None = None) -> GateVerdict:

@@ -1,4 +1,5 @@
-"""Every sentence marked for translation in what a client sees outside the assistant — the
+"""Every sentence marked for translation in what a client sees — the assistant's words and its
+chat API's errors (``agent``), the refund policy's reasons a client is told (``payments``), the
 pages (their Python and ``templates/pages``), the emails (``templates/reminders`` and the
 verification code's) and the public API's core errors — is in its app's catalogue, translated.
 
@@ -21,6 +22,8 @@ from django.utils.translation.template import templatize
 ROOT = Path(__file__).resolve().parent.parent
 # Each catalogue, and the sources whose marked sentences it must hold.
 SOURCES = {
+    "agent": ["agent/**/*.py"],
+    "payments": ["payments/**/*.py"],
     "pages": ["pages/**/*.py", "templates/pages/**/*.html"],
     "reminders": [
         "reminders/**/*.py",
@@ -32,6 +35,8 @@ SOURCES = {
 # Django's names for the gettext functions, as Babel's extractor should read them.
 KEYWORDS = {
     **DEFAULT_KEYWORDS,
+    # A message kept marked for later (a table of refusals, a rule's sentence): read as is.
+    "gettext_noop": None,
     "gettext_lazy": None,
     "ngettext_lazy": (1, 2),
     "pgettext": ((1, "c"), 2),

@@ -5,7 +5,8 @@ Each is the client's own command — not parsed from text, never a model's — j
 gates like any proposal (the business's assistant must be granted it; POLICY with the client
 as the actor), carried out through the core, audited, and answered from the facts by the
 core's own narration. No model is asked: there is nothing to read. It all happens in one
-transaction with the conversation's row locked, as an offline turn does.
+transaction with the conversation's row locked, as an offline turn does. It is answered in the
+conversation's language, whoever calls (the chat API sets it too).
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import datetime as dt
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import pgettext
 
 from agent.conversation import facts
 from agent.conversation.confirming import ConversationClosed
@@ -69,7 +71,8 @@ def time_hold(
 
     def proposals(conversation) -> tuple[str, list[dict[str, Any]]]:
         names = {s.pk: s.name for s in facts.active_services(conversation.business)}
-        label = f"{names.get(service, 'Service')}, {_local_label(conversation, start)}"
+        unknown = pgettext("a service picked whose name is not known", "Service")
+        label = f"{names.get(service, unknown)}, {_local_label(conversation, start)}"
         hold = {"action": "hold_slot", "service": str(service), "start": start.isoformat()}
         return label, [hold]
 
@@ -102,8 +105,10 @@ def details_give(
 
 
 def _client_turn(token: str, proposals, now: dt.datetime, address: str | None) -> TurnResult:
-    with transaction.atomic():
+    # The conversation's language once it is read; the caller's is back when the turn is over.
+    with translation.override(translation.get_language()), transaction.atomic():
         conversation = locked_conversation(token, now)
+        translation.activate(conversation.language)
         if State(conversation.state) in TERMINAL:
             raise ConversationClosed()
         label, raws = proposals(conversation)

@@ -9,6 +9,10 @@ lost since it was held comes back as an honest refusal with the core's real alte
 When the business asks a deposit the appointment is booked awaiting it, and its Stripe Checkout
 is opened after the transaction commits (the day's booking lock is never held during a call to
 Stripe); when Stripe cannot open one the appointment is released and the client told so.
+
+Everything the client reads from here — refusals, the next step, the narration, even their press
+recorded as their message — is in the conversation's language, whoever calls (the chat API sets
+it too); the audit keeps its reasons in English (agent.conversation.policy).
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ import datetime as dt
 import hashlib
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, pgettext
 
 from agent.conversation import facts, telling
 from agent.conversation.claims import conversation_claim
@@ -67,13 +72,16 @@ def conversation_confirm(
     the same Checkout (opened now if Stripe had not been asked yet), and its reply.
     """
     now = now or timezone.now()
-    with conversation_claim(token_hash(token)):
+    # ``_confirm`` speaks the conversation's language once it has read it; the caller's is back
+    # when it is done.
+    with translation.override(translation.get_language()), conversation_claim(token_hash(token)):
         return _confirm(token, idempotency_key, card, now)
 
 
 def _confirm(token: str, idempotency_key: str, card: str, now: dt.datetime) -> TurnResult:
     with transaction.atomic():
         conversation = locked_conversation(token, now)
+        translation.activate(conversation.language)
         key = scoped_key(conversation, idempotency_key)
         if conversation.confirm_key == key and conversation.confirm_reply is not None:
             # The same answer as the first time this request was made.
@@ -127,7 +135,7 @@ def _effect_confirm(
     Message.objects.create(
         conversation=conversation,
         role=MessageRole.CLIENT,
-        text=telling.EFFECT_BUTTONS[effect["action"]],
+        text=telling.effect_button(effect["action"]),
     )
     granted = granted_actions(business=conversation.business)
     command = {key: value for key, value in effect.items() if key != "from"}
@@ -139,8 +147,10 @@ def _effect_confirm(
         verdict = blocked(
             Stage.POLICY,
             "the booking changed since its card was shown",
-            "Your booking changed since I showed you that, so I haven't done it; tell me again "
-            "what you'd like.",
+            gettext(
+                "Your booking changed since I showed you that, so I haven't done it; tell me "
+                "again what you'd like."
+            ),
         )
     if verdict.passed and structured is not None:
         done = effect_run(conversation, structured, now)
@@ -177,7 +187,8 @@ def _confirm_booking(
     appointment = conversation.appointment
     if appointment is not None and appointment.status in LIVE:
         raise AlreadyBooked()
-    Message.objects.create(conversation=conversation, role=MessageRole.CLIENT, text="Confirm")
+    pressed = pgettext("the button that books what the client was shown", "Confirm")
+    Message.objects.create(conversation=conversation, role=MessageRole.CLIENT, text=pressed)
     granted = granted_actions(business=conversation.business)
     proposal = {"action": "confirm_booking", "card": card or None}
     verdict, _structured, _policy = judge(conversation, proposal, granted, now, actor="client")

@@ -26,6 +26,13 @@ Rules worth knowing:
 - Times in commands are ISO 8601. One without an offset is read as the business's wall time.
 - Every refusal carries plain words for the client (``said``), with days and times in the
   business's zone; ``reason`` is for the audit log.
+
+Languages: ``reason`` is always English — the audit log is the owner's, read in the dashboard,
+and must not change with the language a client happened to write in (nor break what reads it).
+``said`` is written in the active language, which a turn sets to the conversation's (the
+English is the catalogue's message id), so the same rule reads "No time is being held for you
+yet" to one client and "Todavía no le estoy guardando ninguna hora" to another. Pure but for
+that active language, as ``agent.conversation.wording`` is.
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ from zoneinfo import ZoneInfo
 import phonenumbers
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
+from django.utils.translation import gettext, gettext_noop, pgettext
 
 from agent.actions import (
     CancelAppointment,
@@ -55,7 +63,7 @@ from agent.actions import (
     RequestPayment,
     RescheduleAppointment,
 )
-from agent.conversation.wording import day_label, local_label
+from agent.conversation.wording import day_label, local_label, spoken_list
 from agent.gates import APPROVED, GateVerdict, Stage, Structured, blocked
 from bookings.availability import wall_to_instant
 from bookings.models.clients import normalize_phone
@@ -74,7 +82,6 @@ EFFECT_REQUESTS = {
     "reschedule_appointment": "move",
     "refund": "refund",
 }
-ASKED_WORDS = {"cancel": "cancel it", "move": "move it", "refund": "a refund"}
 
 
 @dataclass(frozen=True)
@@ -161,7 +168,7 @@ def conversation_policy(
                 return blocked(
                     Stage.POLICY,
                     "only the client's Confirm confirms a booking, never the model",
-                    "Nothing is booked until you press Confirm on the booking shown.",
+                    gettext("Nothing is booked until you press Confirm on the booking shown."),
                 )
             if (verdict := _ready_to_confirm(facts)) is not APPROVED:
                 return verdict
@@ -169,8 +176,10 @@ def conversation_policy(
                 return blocked(
                     Stage.POLICY,
                     "the booking changed since it was shown; confirm the new one",
-                    "The booking changed since it was shown: please check it and confirm the "
-                    "new one.",
+                    gettext(
+                        "The booking changed since it was shown: please check it and confirm "
+                        "the new one."
+                    ),
                 )
             return APPROVED
         case RequestPayment(appointment=reference):
@@ -180,7 +189,7 @@ def conversation_policy(
                 return blocked(
                     Stage.POLICY,
                     f"appointment {reference} awaits no payment",
-                    "Your booking has no deposit to pay.",
+                    gettext("Your booking has no deposit to pay."),
                 )
             return APPROVED
         case CancelAppointment(appointment=reference):
@@ -190,7 +199,7 @@ def conversation_policy(
                 return blocked(
                     Stage.POLICY,
                     f"appointment {reference} can no longer be cancelled",
-                    "Your appointment can no longer be cancelled here.",
+                    gettext("Your appointment can no longer be cancelled here."),
                 )
             return APPROVED
         case RescheduleAppointment(appointment=reference, start=start):
@@ -200,7 +209,7 @@ def conversation_policy(
                 return blocked(
                     Stage.POLICY,
                     f"appointment {reference} cannot be moved",
-                    "Your appointment can't be moved here.",
+                    gettext("Your appointment can't be moved here."),
                 )
             return _bookable_start(start, facts)
         case Refund(appointment=reference):
@@ -216,7 +225,7 @@ def conversation_policy(
     return blocked(
         Stage.POLICY,
         f"{structured.action} is not something a conversation does",
-        "I can't do that here.",
+        gettext("I can't do that here."),
     )
 
 
@@ -233,9 +242,31 @@ def _effect_allowed(
         return blocked(
             Stage.POLICY,
             f"the client has not asked for this ({wanted}) in this conversation",
-            f"I'll only do that if you ask me to — just say if you'd like {ASKED_WORDS[wanted]}.",
+            _only_if_asked(wanted),
         )
     return None
+
+
+def _only_if_asked(wanted: str) -> str:
+    """What the client is told of an effect the model proposed before they asked for it."""
+    told = {
+        "cancel": gettext(
+            "I'll only do that if you ask me to — just say if you'd like to cancel it."
+        ),
+        "move": gettext("I'll only do that if you ask me to — just say if you'd like to move it."),
+        "refund": gettext("I'll only do that if you ask me to — just say if you'd like a refund."),
+    }
+    return told[wanted]
+
+
+def _detail(field: str) -> str:
+    """A contact detail as the client is asked for it ("your email address")."""
+    names = {
+        "name": pgettext("a contact detail the client is asked for", "name"),
+        "email": pgettext("a contact detail the client is asked for", "email address"),
+        "phone": pgettext("a contact detail the client is asked for", "phone"),
+    }
+    return names[field]
 
 
 def _price_offer(proposal: OfferPrice, facts: ConversationFacts) -> GateVerdict:
@@ -243,25 +274,43 @@ def _price_offer(proposal: OfferPrice, facts: ConversationFacts) -> GateVerdict:
         return blocked(
             Stage.POLICY,
             "this conversation's booking is already made at its price",
-            "Your booking is already made, at the price shown when you confirmed it.",
+            gettext("Your booking is already made, at the price shown when you confirmed it."),
         )
     if facts.service_id is None:
         return blocked(
             Stage.POLICY,
             "an offer with no service chosen",
-            "Which service is your offer for? Tell me, and I'll answer it.",
+            gettext("Which service is your offer for? Tell me, and I'll answer it."),
         )
     if not facts.negotiable:
         return blocked(
             Stage.POLICY,
             "the chosen service's terms do not negotiate",
-            "I'm afraid the price of this service isn't negotiable.",
+            gettext("I'm afraid the price of this service isn't negotiable."),
         )
     try:
         offer_amount(proposal.amount, currency=proposal.currency, business_currency=facts.currency)
     except OfferRefused as refusal:
-        return blocked(Stage.POLICY, f"offer refused: {refusal.reason}", refusal.reason)
+        told = _offer_refusal_told(refusal.reason, facts.currency)
+        return blocked(Stage.POLICY, f"offer refused: {refusal.reason}", told)
     return APPROVED
+
+
+# The booking core's refusals of an offer (bookings.negotiation), in its English: marked here so
+# the client reads them in their language. One the catalogue does not know is told as it is.
+OFFER_IN_ANOTHER_CURRENCY = gettext_noop("Prices here are in %(currency)s; offer an amount in it.")
+OFFER_REFUSALS = (
+    gettext_noop("An offer is an amount of money, such as 45 or 45.50."),
+    gettext_noop("That amount is not a price anyone could pay for a visit."),
+    gettext_noop("An offer must be more than 0."),
+    gettext_noop("An offer is in whole cents, such as 45.50."),
+)
+
+
+def _offer_refusal_told(reason: str, currency: str) -> str:
+    if reason == OFFER_IN_ANOTHER_CURRENCY % {"currency": currency}:
+        return gettext(OFFER_IN_ANOTHER_CURRENCY) % {"currency": currency}
+    return gettext(reason) if reason in OFFER_REFUSALS else reason
 
 
 def _service_known(reference: str, facts: ConversationFacts) -> GateVerdict:
@@ -269,7 +318,7 @@ def _service_known(reference: str, facts: ConversationFacts) -> GateVerdict:
         return blocked(
             Stage.POLICY,
             f"no bookable service {reference!r} at this business",
-            "We don't offer that service.",
+            gettext("We don't offer that service."),
         )
     return APPROVED
 
@@ -282,7 +331,7 @@ def _offer(proposal: OfferSlots, facts: ConversationFacts) -> GateVerdict:
             return blocked(
                 Stage.POLICY,
                 f"{field} {value!r} is not a time like 09:30",
-                "I couldn't read that time of day.",
+                gettext("I couldn't read that time of day."),
             )
     if proposal.day is None:
         return APPROVED
@@ -291,14 +340,14 @@ def _offer(proposal: OfferSlots, facts: ConversationFacts) -> GateVerdict:
         return blocked(
             Stage.POLICY,
             f"day {proposal.day!r} is not a date like 2026-12-02",
-            "I couldn't read that date.",
+            gettext("I couldn't read that date."),
         )
     today = facts.now.astimezone(ZoneInfo(facts.time_zone)).date()
     if day < today:
         return blocked(
             Stage.POLICY,
             f"{day.isoformat()} has passed",
-            f"{day_label(day)} has already passed.",
+            gettext("%(day)s has already passed.") % {"day": day_label(day)},
         )
     last = today + dt.timedelta(days=facts.horizon_days)
     if day > last:
@@ -309,7 +358,9 @@ def _offer(proposal: OfferSlots, facts: ConversationFacts) -> GateVerdict:
 
 
 def _too_far(last: dt.date) -> str:
-    return f"We take bookings up to {day_label(last)}, so that day is too far ahead."
+    return gettext("We take bookings up to %(day)s, so that day is too far ahead.") % {
+        "day": day_label(last)
+    }
 
 
 def _hold(proposal: HoldSlot, facts: ConversationFacts) -> GateVerdict:
@@ -319,7 +370,7 @@ def _hold(proposal: HoldSlot, facts: ConversationFacts) -> GateVerdict:
         return blocked(
             Stage.POLICY,
             "this conversation already has a booking",
-            "You already have a booking in this chat.",
+            gettext("You already have a booking in this chat."),
         )
     return _bookable_start(proposal.start, facts)
 
@@ -330,13 +381,14 @@ def _bookable_start(start: str, facts: ConversationFacts) -> GateVerdict:
         return blocked(
             Stage.POLICY,
             f"start {start!r} is not a date and time",
-            "I couldn't read that date and time.",
+            gettext("I couldn't read that date and time."),
         )
     if moment <= facts.now:
         return blocked(
             Stage.POLICY,
             f"start {start} has passed",
-            f"{local_label(moment, facts.time_zone)} has already passed.",
+            gettext("%(when)s has already passed.")
+            % {"when": local_label(moment, facts.time_zone)},
         )
     zone = ZoneInfo(facts.time_zone)
     last = facts.now.astimezone(zone).date() + dt.timedelta(days=facts.horizon_days)
@@ -354,7 +406,7 @@ def _contact(proposal: CollectContact, facts: ConversationFacts) -> GateVerdict:
         return blocked(
             Stage.POLICY,
             f"{proposal.name!r} is not a name",
-            "That doesn't look like a name — could you write the name to book under?",
+            gettext("That doesn't look like a name — could you write the name to book under?"),
         )
     if proposal.email is not None and (refusal := _email_refusal(proposal.email)):
         return refusal
@@ -369,8 +421,11 @@ def _contact(proposal: CollectContact, facts: ConversationFacts) -> GateVerdict:
             return blocked(
                 Stage.POLICY,
                 f"the client did not write this {field}",
-                f"I can only use contact details you type yourself — could you write your "
-                f"{field.replace('email', 'email address')} here?",
+                gettext(
+                    "I can only use contact details you type yourself — could you write your "
+                    "%(detail)s here?"
+                )
+                % {"detail": _detail(field)},
             )
     return APPROVED
 
@@ -380,7 +435,7 @@ def _email_refusal(email: str) -> GateVerdict | None:
         return blocked(
             Stage.POLICY,
             f"an email address has at most {EMAIL_MAX} characters",
-            "That email address is too long to use.",
+            gettext("That email address is too long to use."),
         )
     try:
         validate_email(email)
@@ -388,7 +443,7 @@ def _email_refusal(email: str) -> GateVerdict | None:
         return blocked(
             Stage.POLICY,
             f"{email!r} is not an email address",
-            f"{email_problem(email)} An email address looks like name@example.com.",
+            f"{email_problem(email)} " + gettext("An email address looks like name@example.com."),
         )
     return None
 
@@ -396,13 +451,13 @@ def _email_refusal(email: str) -> GateVerdict | None:
 def email_problem(text: str) -> str:
     """What is wrong with an email address that does not validate, in plain words."""
     if "@" not in text:
-        return "That email address has no @."
+        return gettext("That email address has no @.")
     local, _, domain = text.rpartition("@")
     if not local:
-        return "That email address has nothing before the @."
+        return gettext("That email address has nothing before the @.")
     if "." not in domain:
-        return "That email address looks incomplete: it needs a domain like example.com."
-    return "That email address doesn't look right."
+        return gettext("That email address looks incomplete: it needs a domain like example.com.")
+    return gettext("That email address doesn't look right.")
 
 
 def _phone_refusal(phone: str, country: str) -> GateVerdict | None:
@@ -411,8 +466,8 @@ def _phone_refusal(phone: str, country: str) -> GateVerdict | None:
     return blocked(
         Stage.POLICY,
         f"{phone!r} is not a phone number",
-        f"{phone_problem(phone, country)} Please write it with its area code, or with + and "
-        "the country code.",
+        f"{phone_problem(phone, country)} "
+        + gettext("Please write it with its area code, or with + and the country code."),
     )
 
 
@@ -421,13 +476,13 @@ def phone_problem(text: str, country: str) -> str:
     try:
         number = phonenumbers.parse(text, country)
     except phonenumbers.NumberParseException:
-        return "That doesn't look like a phone number."
+        return gettext("That doesn't look like a phone number.")
     reason = phonenumbers.is_possible_number_with_reason(number)
     if reason == phonenumbers.ValidationResult.TOO_SHORT:
-        return "That phone number is too short."
+        return gettext("That phone number is too short.")
     if reason == phonenumbers.ValidationResult.TOO_LONG:
-        return "That phone number is too long."
-    return "That phone number doesn't look right."
+        return gettext("That phone number is too long.")
+    return gettext("That phone number doesn't look right.")
 
 
 def typed_by_client(field: str, value: str, said: str) -> bool:
@@ -467,20 +522,20 @@ def _ready_to_confirm(facts: ConversationFacts) -> GateVerdict:
         return blocked(
             Stage.POLICY,
             "this conversation's booking is already made",
-            "Your booking is already made.",
+            gettext("Your booking is already made."),
         )
     if not facts.holds_slot or facts.service_id is None:
         return blocked(
             Stage.POLICY,
             "no slot is held",
-            "No time is being held for you yet: choose a time first.",
+            gettext("No time is being held for you yet: choose a time first."),
         )
     if facts.missing:
-        words = " and ".join(field.replace("email", "email address") for field in facts.missing)
+        details = spoken_list([_detail(field) for field in facts.missing])
         return blocked(
             Stage.POLICY,
             f"required details missing: {', '.join(facts.missing)}",
-            f"Before I can book it, I still need your {words}.",
+            gettext("Before I can book it, I still need your %(details)s.") % {"details": details},
         )
     return APPROVED
 
@@ -490,14 +545,16 @@ def _choosable(reference: str, facts: ConversationFacts) -> GateVerdict:
         return blocked(
             Stage.POLICY,
             "the client has not proved who they are: no appointment of theirs can be chosen",
-            "To look at a booking you made before, first confirm your email address with the "
-            "code I can send you.",
+            gettext(
+                "To look at a booking you made before, first confirm your email address with the "
+                "code I can send you."
+            ),
         )
     if reference not in facts.client_appointments:
         return blocked(
             Stage.POLICY,
             f"appointment {reference} is not one of the verified client's here",
-            "That isn't one of your bookings here.",
+            gettext("That isn't one of your bookings here."),
         )
     return APPROVED
 
@@ -507,6 +564,6 @@ def _own(reference: str, facts: ConversationFacts) -> GateVerdict | None:
         return blocked(
             Stage.POLICY,
             f"appointment {reference} is not this conversation's",
-            "I can only help here with the booking made in this chat.",
+            gettext("I can only help here with the booking made in this chat."),
         )
     return None

@@ -23,17 +23,10 @@ from agent.guards.sentences import sentences
 from agent.guards.status import topics_of
 from agent.llm.base import ConversationView, Narration, ServiceFact, StepOutcome
 
-# What the button of each effect card says, as the conversation records the client's press.
-# The client reads it in their language (``effect_button``).
-EFFECT_BUTTONS = {
-    "cancel_appointment": "Cancel appointment",
-    "reschedule_appointment": "Move appointment",
-    "refund": "Refund",
-}
-
 
 def effect_button(action: str) -> str:
-    """What the button of an effect card says, in the active language."""
+    """What the button of an effect card says, in the active language; the conversation records
+    the client's press as these words."""
     buttons = {
         "cancel_appointment": pgettext("a button on a card", "Cancel appointment"),
         "reschedule_appointment": pgettext("a button on a card", "Move appointment"),

@@ -6,14 +6,20 @@ Each guard believes only the ledger: a record the core reported this turn, never
 confidence (the "Confirm" incident: a client typed "Confirm" and the model claimed a booking).
 
 Their word lists are per language (English, Spanish; Spanish is matched on the plain sentence,
-accents dropped). Payment talk in a language without a list fails closed: every sentence that
-is not the core's goes until the payment stage.
+accents dropped), and what a guard writes instead is in the turn's language. Payment talk in a
+language without a list fails closed: every sentence that is not the core's goes until the
+payment stage; so does any sentence of the model's while details are missing.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+
+from babel import Locale, UnknownLocaleError
+from babel.lists import format_list
+from django.utils import translation
+from django.utils.translation import get_language, gettext, pgettext, to_locale
 
 from agent.guards.ledger import GuardResult, Rewrite, TurnFacts
 from agent.guards.reading import language_of, plain, unreadable
@@ -26,18 +32,57 @@ _CONFIRMATION_TALK = re.compile(
     r"lock(ed)? (it|that|this|you) in|finali[sz]e[sd]?|good to go)\b",
     re.IGNORECASE,
 )
+# On the plain sentence: "¿se la confirmo?", "confirmada", "le he reservado", "todo listo", "ya
+# está hecho", "queda cerrada". "reserva" alone is the noun every sentence about booking uses.
+_CONFIRMATION_TALK_ES = re.compile(
+    r"\b(confirm\w*|reservad[ao]s?|reserve|reservo|agendad[ao]s?|apuntad[ao]s?|"
+    r"todo (listo|lista|hecho)|(esta|queda|quedo) (hech|cerrad|list)[ao]|formaliz\w*)\b"
+)
+_CONFIRMATION_TALK_BY_LANGUAGE = {"en": _CONFIRMATION_TALK, "es": _CONFIRMATION_TALK_ES}
 
 
 def required_fields_guard(reply: str, facts: TurnFacts) -> GuardResult:
-    """No confirmation, offered or claimed, while the client's required details are missing."""
-    talk = [s for s in sentences(reply) if not facts.is_core_said(s)]
-    if not facts.missing_fields or not any(_CONFIRMATION_TALK.search(s) for s in talk):
+    """No confirmation, offered or claimed, while the client's required details are missing.
+    Read and answered in the turn's language; in one without a word list every sentence that
+    is not the core's counts as confirmation talk (fails closed)."""
+    if not facts.missing_fields:
         return GuardResult(reply)
-    need = f"Before I can book this for you, I still need your {human_list(facts.missing_fields)}."
+    language = language_of(facts)
+    talk = [s for s in sentences(reply) if not facts.is_core_said(s)]
+    pattern = _CONFIRMATION_TALK_BY_LANGUAGE.get(language)
+    if pattern is None:
+        confirming = bool(talk)
+    else:
+        # English is matched as written (its pattern ignores case), Spanish without accents.
+        confirming = any(pattern.search(s if language == "en" else plain(s)) for s in talk)
+    if not confirming:
+        return GuardResult(reply)
+    with translation.override(facts.language):
+        need = gettext("Before I can book this for you, I still need your %(details)s.") % {
+            "details": _details_list(facts.missing_fields)
+        }
     # What the core itself said (a refusal of a detail) stays in front of the request.
     after = join_sentences([*(s for s in sentences(reply) if facts.is_core_said(s)), need])
     reason = f"confirmation while missing: {', '.join(facts.missing_fields)}"
     return GuardResult(after, [Rewrite("required_fields", reason, reply, after)])
+
+
+def _details_list(fields: tuple[str, ...]) -> str:
+    """The missing details in the active language: "name and email", "nombre y correo
+    electrónico"."""
+    names = {
+        "name": pgettext("a detail the client gives", "name"),
+        "email": pgettext("a detail the client gives", "email"),
+        "phone": pgettext("a detail the client gives", "phone"),
+    }
+    named = [names.get(field, field.replace("_", " ")) for field in fields]
+    language = (get_language() or "en").split("-")[0]
+    if language == "en" or len(named) <= 1:
+        return human_list(named)
+    try:
+        return format_list(named, locale=Locale.parse(to_locale(language)))
+    except (ValueError, UnknownLocaleError):
+        return human_list(named)
 
 
 # --------------------------------------------------------------------------- booking claims
