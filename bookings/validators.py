@@ -3,7 +3,9 @@
 import zoneinfo
 from functools import cache
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.utils.translation import get_supported_language_variant
 
 from bookings.contrast import (
     MINIMUM_TEXT_CONTRAST,
@@ -28,6 +30,20 @@ def validate_time_zone(value: str) -> None:
             code="invalid_time_zone",
             params={"value": value},
         )
+
+
+def validate_language(value: str) -> None:
+    """A language the clients can be answered in (settings.LANGUAGES, or a variant of one:
+    "es-ES" speaks Spanish): any other would greet every client in a language nobody chose."""
+    try:
+        get_supported_language_variant(value)
+    except LookupError:
+        spoken = ", ".join(f"{code} ({name})" for code, name in settings.LANGUAGES)
+        raise ValidationError(
+            "%(value)s is not a language Ordina speaks; choose one of %(spoken)s.",
+            code="unsupported_language",
+            params={"value": value, "spoken": spoken},
+        ) from None
 
 
 def validate_accent_colour(value: str) -> None:

@@ -1,3 +1,5 @@
+from django import forms
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.admin.utils import unquote
 from django.contrib.admin.widgets import AdminTextareaWidget, AdminTextInputWidget
@@ -71,6 +73,7 @@ class BusinessAdmin(BusinessScopedAdmin):
     ]
     search_fields = ["name", "slug"]
     inlines = [DateOverrideInline, ReminderSettingInline]
+
     radio_fields = RADIO_FIELDS
 
     def get_queryset(self, request):
@@ -208,12 +211,15 @@ class BusinessAdmin(BusinessScopedAdmin):
         return True
 
     def formfield_for_dbfield(self, db_field, request, **kwargs):
-        # Both are typed, not picked: a colour input cannot be left empty (empty means
-        # Ordina's accent), and origins are addresses, one per line.
+        # The colour and the origins are typed, not picked: a colour input cannot be left
+        # empty (empty means Ordina's accent), and origins are addresses, one per line.
         if db_field.name == "accent_colour":
             kwargs["widget"] = AdminTextInputWidget(
                 attrs={"placeholder": "#2563eb", "size": 9, "spellcheck": "false"}
             )
+        elif db_field.name == "language":
+            # Picked from the languages the product speaks, not a code to mistype.
+            kwargs["widget"] = forms.Select(choices=settings.LANGUAGES)
         elif db_field.name == "embed_origins":
             kwargs["widget"] = AdminTextareaWidget(
                 attrs={

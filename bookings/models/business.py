@@ -11,6 +11,7 @@ from bookings.embed_origins import OriginsRefused, parse_origins, stored_origins
 from bookings.validators import (
     validate_accent_colour,
     validate_embed_origins,
+    validate_language,
     validate_time_zone,
 )
 
@@ -59,7 +60,12 @@ class Business(NegotiationTermsFields, TimeStampedModel):
         max_length=2, help_text="ISO 3166 country code; the default region for phone numbers."
     )
     currency = models.CharField(max_length=3, choices=Currency.choices)
-    language = models.CharField(max_length=8, default="en")
+    language = models.CharField(
+        max_length=8,
+        default="en",
+        validators=[validate_language],
+        help_text="The language the assistant, the pages and the emails speak to your clients.",
+    )
     website = models.URLField(
         "website",
         max_length=300,
