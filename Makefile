@@ -91,7 +91,7 @@ clean:
 # committed beside it, so `make demo` needs no gettext tools. makemessages reads one folder, so
 # each catalogue's sources are linked into one for it. Needs GNU gettext (xgettext, msgmerge,
 # msgfmt). MESSAGES_CATALOGUES: each app, then its sources outside its folder, ':'-separated.
-MESSAGES_CATALOGUES := agent bookings pages:templates/pages \
+MESSAGES_CATALOGUES := agent bookings payments pages:templates/pages \
 	reminders:templates/reminders:templates/agent/verification_code.txt
 MESSAGES_LANGUAGES ?= es
 

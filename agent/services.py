@@ -13,6 +13,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F, QuerySet, Sum
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from agent.actions import DEFAULT_GRANTS, GRANTED_BY_TERMS, Refund
 from agent.containment import (
@@ -204,6 +205,6 @@ def refund_execute(
         # The state moved between the gate and the lock (another refund won the race).
         return blocked(Stage.POLICY, refusal.reason, refusal.reason), nothing
     except stripe_api.StripeUnavailable as outage:
-        unavailable = "Refunds are unavailable at the moment; please try again shortly."
+        unavailable = gettext("Refunds are unavailable at the moment; please try again shortly.")
         return GateVerdict(False, None, f"not executed: {outage}", unavailable), nothing
     return APPROVED, refund.amount

@@ -3,6 +3,8 @@ client can read; the API maps them to 400, 404 and 409."""
 
 from collections.abc import Mapping, Sequence
 
+from django.utils.translation import gettext_noop
+
 from bookings.availability import Interval
 from bookings.refusal_reasons import Refusal
 
@@ -35,7 +37,7 @@ class SlotUnavailable(BookingError):
         refusals: Sequence[Refusal] = (),
         reason: Refusal | None = None,
     ) -> None:
-        super().__init__(message or "That time was just taken.")
+        super().__init__(message or gettext_noop("That time was just taken."))
         self.alternatives = list(alternatives)
         self.refusals = tuple(refusals)
         self.reason = reason if reason is not None else next(iter(self.refusals), None)

@@ -18,6 +18,8 @@ import datetime as dt
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from django.utils.translation import gettext, gettext_noop
+
 from agent.actions import (
     CancelAppointment,
     ChooseAppointment,
@@ -44,7 +46,12 @@ from agent.llm.base import PriceAnswer
 from agent.models import Conversation
 from agent.services import granted_actions, refund_execute
 from bookings.actors import Actor
-from bookings.errors import AppointmentNotChangeable, BookingError, SlotUnavailable
+from bookings.errors import (
+    AppointmentNotChangeable,
+    BookingError,
+    InvalidBooking,
+    SlotUnavailable,
+)
 from bookings.models import Service, SlotHold
 from bookings.negotiation import offer_amount
 from bookings.selectors import negotiation_terms, open_slots_for
@@ -90,8 +97,19 @@ class Executed:
 
 
 def core_refusal(message: str) -> GateVerdict:
-    """A refusal of the booking core: its message is written for clients already."""
-    return blocked(Stage.POLICY, message, message)
+    """A refusal of the booking core: its message is written for clients already, in English
+    for the audit, and told in the conversation's language (the catalogues hold the core's
+    sentences; one they do not hold is told as written)."""
+    return blocked(Stage.POLICY, message, gettext(message))
+
+
+def core_error_refusal(error: BookingError) -> GateVerdict:
+    """The booking core's refusal of a request, as ``core_refusal``; an invalid request is told
+    by its reasons alone (the field names are the core's, not the client's)."""
+    if isinstance(error, InvalidBooking):
+        reasons = list(error.errors.values())
+        return blocked(Stage.POLICY, error.message, " ".join(gettext(r) for r in reasons))
+    return core_refusal(error.message)
 
 
 def execute(
@@ -140,7 +158,7 @@ def execute(
             # this finds the row it names (a stale list would find nothing, and refuse).
             chosen = client_appointments(conversation).get(reference)
             if chosen is None:
-                return Executed(core_refusal("That isn't one of your bookings here."))
+                return Executed(core_refusal(gettext_noop("That isn't one of your bookings here.")))
             appointment_take_up(conversation, chosen)
             return Executed(APPROVED)
         case CancelAppointment() | RescheduleAppointment() | Refund():
@@ -171,7 +189,7 @@ def effect_run(conversation: Conversation, structured: Structured, now: dt.datet
                     now=now,
                 )
             except AppointmentNotChangeable as refusal:
-                return Executed(core_refusal(refusal.message))
+                return Executed(core_error_refusal(refusal))
             appointment.refresh_from_db(fields=["status"])
             return Executed(APPROVED)
         case RescheduleAppointment():
@@ -184,12 +202,12 @@ def effect_run(conversation: Conversation, structured: Structured, now: dt.datet
             except SlotUnavailable as refusal:
                 alternatives = [slot.start for slot in refusal.alternatives]
                 return Executed(
-                    core_refusal("That time was just taken."),
+                    core_refusal(gettext_noop("That time was just taken.")),
                     alternatives=alternatives,
                     service_id=appointment.service_id,
                 )
             except BookingError as refusal:
-                return Executed(core_refusal(refusal.message))
+                return Executed(core_error_refusal(refusal))
             if appointment == conversation.appointment:
                 conversation.appointment = rescheduled
             else:
@@ -204,7 +222,7 @@ def effect_run(conversation: Conversation, structured: Structured, now: dt.datet
 
 
 # A last-minute price was given for its time only (agent.conversation.bargaining).
-TIME_BOUND_PRICE = (
+TIME_BOUND_PRICE = gettext_noop(
     "This booking was made at a last-minute price for its time only, so it can't be moved; "
     "you can cancel it and book another time."
 )
@@ -240,7 +258,7 @@ def _effect_card(conversation: Conversation, structured: Structured, now: dt.dat
                 service, start, now=now, excluding_appointment=appointment.pk
             )
             return Executed(
-                core_refusal("That time isn't open."),
+                core_refusal(gettext_noop("That time isn't open.")),
                 alternatives=[slot.start for slot in alternatives],
                 service_id=service.pk,
             )
@@ -342,12 +360,12 @@ def _hold(
         alternatives = [slot.start for slot in refusal.alternatives]
         conversation.offered = [moment.isoformat() for moment in alternatives]
         return Executed(
-            blocked(Stage.POLICY, "that time is not open", "That time isn't open."),
+            blocked(Stage.POLICY, "that time is not open", gettext("That time isn't open.")),
             alternatives=alternatives,
             service_id=service.pk,
         )
     except BookingError as refusal:
-        return Executed(core_refusal(refusal.message))
+        return Executed(core_error_refusal(refusal))
     conversation.held_start, conversation.held_until = hold.starts_at, hold.expires_at
     bargaining.slot_held(conversation, hold.starts_at)
     return Executed(APPROVED)
@@ -383,6 +401,8 @@ def _payment_link(conversation: Conversation, now: dt.datetime) -> Executed:
         )
     if checkout is None:
         return Executed(
-            blocked(Stage.POLICY, "no deposit is due", "Your booking has no deposit to pay.")
+            blocked(
+                Stage.POLICY, "no deposit is due", gettext("Your booking has no deposit to pay.")
+            )
         )
     return Executed(APPROVED, payment_url=checkout.url)

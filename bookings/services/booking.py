@@ -19,6 +19,7 @@ from decimal import Decimal
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from bookings.actors import CLIENT, Actor, ActorKind
 from bookings.availability import Interval, free_seat, is_open_slot, lock_days
@@ -52,7 +53,7 @@ ALTERNATIVES = 3
 ALTERNATIVE_DAYS = 7
 BACKSTOP = "appointment_no_overlap_per_seat"  # the exclusion constraint, migration 0004
 MAX_PRICE = Decimal("99999999.99")  # what the price column holds
-INACTIVE = "This service cannot be booked at the moment."
+INACTIVE = gettext_noop("This service cannot be booked at the moment.")
 BOOKABLE_STATUSES = frozenset({AppointmentStatus.CONFIRMED, AppointmentStatus.PENDING_PAYMENT})
 OVERRIDE_REASON_MAX = 200
 OWNERS_ONLY = "Only an owner of this business may book outside the rules."
