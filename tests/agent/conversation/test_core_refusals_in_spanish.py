@@ -60,4 +60,4 @@ def test_a_time_lost_since_it_was_held_is_refused_in_spanish(clinic, haircut):
 
     assert "desde entonces la ha ocupado otra persona" in lost.reply.text
     refused = AuditEntry.objects.filter(action="confirm_booking").latest("id")
-    assert refused.reason == "That time was just taken."
+    assert refused.reason == "the hold ran out (no slot is held); the time is taken"
