@@ -167,7 +167,14 @@ SPANISH = ReadingTable(
     ),
     this_words=frozenset({"este"}),
     month_date=re.compile(r"\b\d{1,2}\s+de\s+" + MONTHS + r"\b(?:\s+de\s+\d{4})?"),
-    day_of_month=re.compile(r"\b(?:el\s+)?dia\s+(?P<day>\d{1,2})\b(?![:/.]\d)"),
+    # "el día 3", and a bare "el 27", "al 30", "del 3" (1–31) — not "el 3 de la tarde", "el 10%"
+    # or "el 2:30" (hours are "a las 3"), nor a count ("el 2 personas", "el 3 y media").
+    day_of_month=re.compile(
+        r"\b(?:el\s+)?dia\s+(?P<day>\d{1,2})\b(?![:/.]\d)"
+        r"|\b(?:el|al|del)\s+(?P<day_2>[12]\d|3[01]|0?[1-9])\b(?![:/.,h]\d)"
+        r"(?!\s*(?:%|hs?\b|de\s+la\b|y\s+(?:media|cuarto)\b|menos\b|personas?\b|horas?\b"
+        r"|min\w*|dias?\b|semanas?\b|mes(?:es)?\b|anos?\b|veces\b|euros?\b|€))"
+    ),
     today=re.compile(r"\bhoy\b"),
     # "mañana" alone is tomorrow; "por la mañana", "de la mañana", "esta mañana" the morning.
     tomorrow=re.compile(r"(?<!la )(?<!esta )\b(?:manana|mnn)\b"),
@@ -184,8 +191,11 @@ SPANISH = ReadingTable(
     ),
     clock=re.compile(
         r"\b(?P<hour>\d{1,2})(?::(?P<minute>\d{2})|h(?P<minute_2>\d{2})?"
-        r"|\.(?P<minute_3>\d{2})(?=\s*[ap]\.?m))\s*(?P<ampm>am|pm|a\.m\.|p\.m\.)?(?!\d)"
+        r"|\.(?P<minute_3>\d{2})(?=\s*[ap]\.?m))(?:\s*(?P<ampm>am|pm|a\.m\.|p\.m\.))?(?!\d)"
         r"(?:\s+(?P<half>" + HALF + r"))?"
+        # "a las 12.30": after "las" a point is a clock, not money.
+        r"|\blas?\s+(?P<hour_3>\d{1,2})\.(?P<minute_5>\d{2})(?!\d)(?:\s*hs?\b)?"
+        r"(?:\s+(?P<half_3>" + HALF + r"))?"
         r"|(?<![\d.,])\b(?P<hour_2>\d{1,2})\s*(?P<ampm_2>am|pm|a\.m\.|p\.m\.)(?![a-z])"
         r"|(?:\b(?:a|sobre|hacia|para|desde|hasta|de|tipo)\s+|^)las?\s+(?P<bare>\d{1,2}|"
         + "|".join(HOUR_WORDS)

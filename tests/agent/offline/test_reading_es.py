@@ -382,3 +382,44 @@ def test_a_pick_names_no_service_even_one_whose_name_starts_with_it():
 
     assert read("la primera", services=services).service_ids == ()
     assert read("quería una primera consulta", services=services).service_ids == (2,)
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("el 27 a las 10", [("2026-11-27 10:00", None)]),
+        ("el 3 por la tarde", [("2026-12-03 12:00", "2026-12-03 17:00")]),
+        ("¿me la puede pasar al 3 a las 10?", [("2026-12-03 10:00", None)]),
+        ("a las 10 del 2", [("2026-12-02 10:00", None)]),
+        ("el 2", [("2026-12-02 00:00", "2026-12-03 00:00")]),
+        # Hours and counts are not days of the month.
+        ("a las 3", [("2026-11-26 15:00", None)]),
+        ("el 3 de la tarde", [("2026-11-25 15:00", "2026-11-25 17:00")]),
+        ("el 45", []),
+    ],
+)
+def test_a_bare_day_of_the_month_is_the_next_such_day(message, expected):
+    assert spans(message) == [(at(start), end and at(end)) for start, end in expected]
+
+
+def test_a_bare_day_of_the_month_is_the_day_a_booking_moves_to():
+    [moved] = read("cámbiala al 30 a las 11", booked_on=date(2026, 11, 27)).times
+
+    assert (moved.start, moved.exact) == (at("2026-11-30 11:00"), True)
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("a las 2:30 de la tarde", "2026-11-26 14:30"),
+        ("a las 5:30 de la tarde", "2026-11-25 17:30"),
+        ("mañana a las 7:30 de la tarde", "2026-11-26 19:30"),
+        ("pásala a las 5:30 de la tarde", "2026-11-25 17:30"),
+        ("a las 9:15 de la noche", "2026-11-25 21:15"),
+        ("mañana a las 11:45 de la mañana", "2026-11-26 11:45"),
+        ("a las 12.30", "2026-11-26 12:30"),
+        ("mañana a las 5.30 de la tarde", "2026-11-26 17:30"),
+    ],
+)
+def test_the_half_of_the_day_after_hours_and_minutes_says_which_half(message, expected):
+    assert spans(message) == [(at(expected), None)]
