@@ -20,6 +20,11 @@ Choices a reader should know:
 * A bare weekday ("Friday", "next Friday", "el viernes") is the coming one, today excluded;
   "this Friday" ("este viernes") said on a Friday is today. "Tuesday next week" is the Tuesday
   of next week. Spanish "mañana" alone is tomorrow; "por la mañana" is the morning.
+* A clock after a boundary word is a window on its day, not a time: "before 12", "antes de las
+  12", "hasta las 11" from the day's start to it; "after 10am", "después de las 10", "a partir
+  de las 11" from it to the day's end (the core offers what is open in it). "Hasta las 11 no
+  puedo" turns round (after 11). A clock said not to suit ("pero no a las 10", "not at 10") is
+  not asked for. English "after 10" without am/pm is no clock, as "10" alone is not.
 * An hour without am/pm after "at" ("at 3", "a las 3") is read as business hours: 1–7 are
   afternoon; "a las 5 de la tarde" says which half itself. "14.30" is not a time (it may be
   money); "14:30", "14h30", "14h", "2:30pm" are.
@@ -402,12 +407,16 @@ def _read_times(
     for match in take_all(table.day_of_month):
         days.extend(_day_of_month(int(_named(match, "day") or 0), today))
 
-    clocks = [
-        clock for match in take_all(table.clock) if (clock := _clock(match, table)) is not None
-    ]
+    said = blank.text  # as it was before the clocks are taken
+    clocks: list[tuple[time, str | None]] = []
+    for match in take_all(table.clock):
+        clock = _clock(match, table)
+        # "pero no a las 10" asks for no time at 10: the clock is taken, and not read.
+        if clock is not None and not table.negated_clock.search(said[: match.start()]):
+            clocks.append((clock, _bound(match, said, table)))
     if moving_on is not None and not clocks:
         moved = take_all(table.moved_to)
-        clocks = [clock for match in moved if (clock := _hour(match)) is not None]
+        clocks = [(clock, None) for match in moved if (clock := _hour(match)) is not None]
     parts = take_all(table.daypart)
     part_words = _named(parts[0], "part") if parts else None
     daypart = table.daypart_words[" ".join(part_words.split())] if part_words else None
@@ -427,12 +436,13 @@ def _read_times(
     if not days and (clocks or daypart) and moving_on is not None:
         days = [moving_on]
     if not days and (clocks or daypart):
-        days = [_next_day_with(clocks, window_on(today), local_now, time_zone)]
+        # A day from a clock's hour on ("after 10") runs to its end, so today may still do.
+        latest = [time(23, 59) if bound == "after" else clock for clock, bound in clocks]
+        days = [_next_day_with(latest, window_on(today), local_now, time_zone)]
     for day in dict.fromkeys(days):
         if clocks:
-            for clock in clocks:
-                moment = _at(day, clock, time_zone)
-                requests.append(TimeRequest(moment, moment, True))
+            for clock, bound in clocks:
+                requests.extend(_clock_request(day, clock, bound, local_now, time_zone))
             continue
         window = window_on(day)
         start_time, end_time = window or (time(0), time(0))
@@ -441,6 +451,44 @@ def _read_times(
         if end > local_now:
             requests.append(TimeRequest(max(start, local_now), end, False))
     return requests
+
+
+def _bound(match: re.Match[str], said: str, table: ReadingTable) -> str | None:
+    """Whether the clock ``match`` in ``said`` is a boundary: "before" ("antes de las 12",
+    "until 11am") or "after" ("después de las 10", "from 10am"); None for a time asked for.
+    A boundary said not to suit turns round: "hasta las 11 no puedo" is after 11."""
+    hour_at = next(
+        match.start(name)
+        for name, value in match.groupdict().items()
+        if value is not None and name.startswith(("hour", "bare", "named"))
+    )
+    before_hour = said[:hour_at]
+    bound = (
+        "before"
+        if table.bound_before.search(before_hour)
+        else "after"
+        if table.bound_after.search(before_hour)
+        else None
+    )
+    if bound is not None and table.negated_after.search(said[match.end() :]):
+        return "after" if bound == "before" else "before"
+    return bound
+
+
+def _clock_request(
+    day: date, clock: time, bound: str | None, local_now: datetime, zone: ZoneInfo
+) -> list[TimeRequest]:
+    """The time ``clock`` on ``day`` asks for: that exact start, or with a ``bound`` the window
+    from the day's start to it ("before") or from it to the day's end ("after"); a window
+    already over asks for nothing."""
+    moment = _at(day, clock, zone)
+    if bound is None:
+        return [TimeRequest(moment, moment, True)]
+    if bound == "before":
+        start, end = _at(day, time(0), zone), moment
+    else:
+        start, end = moment, _at(day + timedelta(days=1), time(0), zone)
+    return [TimeRequest(max(start, local_now), end, False)] if end > local_now else []
 
 
 def _hour(match: re.Match[str]) -> time | None:

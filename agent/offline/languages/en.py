@@ -247,6 +247,10 @@ ENGLISH = ReadingTable(
     ),
     question_stems=QUESTION_STEMS,
     function_words=FUNCTION_WORDS,
+    bound_before=re.compile(r"\b(?:before|until|till|til)\s+$"),
+    bound_after=re.compile(r"\b(?:after|from)\s+$"),
+    negated_clock=re.compile(r"\b(?:not|never|can'?t\s+do|cannot\s+do)\s+$"),
+    negated_after=re.compile(r"^\s*,?\s*(?:i\s*)?(?:can'?t|cannot|am\s+not|'?m\s+not)\b"),
     pleasantries=frozenset({
         "hi", "hii", "hello", "hey", "hiya", "there", "good", "morning", "afternoon", "evening",
         "day", "thanks", "thank", "you", "thx", "ty", "cheers", "bye", "goodbye", "see", "ya",

@@ -313,6 +313,12 @@ SPANISH = ReadingTable(
     ),
     question_stems=QUESTION_STEMS,
     function_words=FUNCTION_WORDS,
+    bound_before=re.compile(r"\b(?:antes\s+de|hasta)\s+(?:las?\s+)?$"),
+    bound_after=re.compile(r"\b(?:despues\s+de|a\s+partir\s+de|desde)\s+(?:las?\s+)?$"),
+    negated_clock=re.compile(
+        r"\b(?:no|nunca|ni)\s+(?:(?:puedo|me\s+va|me\s+viene)\s+(?:bien\s+)?)?$"
+    ),
+    negated_after=re.compile(r"^\s*,?\s*no\b"),
     pleasantries=frozenset({
         "hola", "buenas", "buenos", "buen", "dia", "dias", "tardes", "noches", "gracias",
         "muchas", "adios", "hasta", "luego", "saludos", "muy", "amable",

@@ -23,6 +23,9 @@ may hold several alternatives (``hour`` and ``hour_2``):
 * ``weekend``: ``next`` when the weekend after this one is meant.
 * ``daypart``: ``part`` the daypart words, looked up in ``daypart_words``.
 * ``day_of_month``: ``day``; ``in_days``: ``count``; ``moved_to``: group 1, the hour.
+
+A clock is read as a boundary ("before 12", "a partir de las 11": a window on its day) when
+``bound_before`` or ``bound_after`` matches the text up to its hour.
 """
 
 from __future__ import annotations
@@ -125,6 +128,16 @@ class ReadingTable:
 
     # --- greetings and thanks: a message of only these asks nothing (``unreadable``)
     pleasantries: frozenset[str] = frozenset()
+
+    # --- a clock as a boundary, and a clock said not to suit (``_read_times``)
+    # Matched on the text before a clock's hour ends there: "antes de las ", "until " make the
+    # clock the end of a window on that day, "después de las ", "after " its start.
+    bound_before: Pattern = re.compile(r"(?!)")
+    bound_after: Pattern = re.compile(r"(?!)")
+    # Matched on the text before a clock: "no a las 10", "not at 10" is not asked for.
+    negated_clock: Pattern = re.compile(r"(?!)")
+    # Matched on the text after a boundary clock: "hasta las 11 no puedo" is after 11.
+    negated_after: Pattern = re.compile(r"(?!)")
 
     def vocabulary(self) -> frozenset[str]:
         """The words this table knows as words of its language (folded as prepared)."""

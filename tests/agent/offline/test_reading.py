@@ -266,3 +266,18 @@ def test_a_bare_hour_after_to_is_no_time_when_the_booking_is_not_being_moved():
         booked_on=FRIDAY,
     )
     assert reading.times == ()
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("friday after 10am", [("2026-11-27 10:00", "2026-11-28 00:00")]),
+        ("friday before noon", [("2026-11-27 00:00", "2026-11-27 12:00")]),
+        ("friday until 11am", [("2026-11-27 00:00", "2026-11-27 11:00")]),
+        ("friday until 11am i can't", [("2026-11-27 11:00", "2026-11-28 00:00")]),
+        ("friday but not at 10", [("2026-11-27 00:00", "2026-11-28 00:00")]),
+        ("friday at 10", [("2026-11-27 10:00", None)]),
+    ],
+)
+def test_a_boundary_is_a_window_on_its_day_and_a_refused_time_is_not_asked_for(message, expected):
+    assert spans(message) == [(at(start), end and at(end)) for start, end in expected]

@@ -423,3 +423,23 @@ def test_a_bare_day_of_the_month_is_the_day_a_booking_moves_to():
 )
 def test_the_half_of_the_day_after_hours_and_minutes_says_which_half(message, expected):
     assert spans(message) == [(at(expected), None)]
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("¿tienen algo antes de las 12?", [("2026-11-26 00:00", "2026-11-26 12:00")]),
+        ("el viernes antes de las 10:30", [("2026-11-27 00:00", "2026-11-27 10:30")]),
+        ("el viernes hasta las 11", [("2026-11-27 00:00", "2026-11-27 11:00")]),
+        ("el viernes después de las 10", [("2026-11-27 10:00", "2026-11-28 00:00")]),
+        ("el viernes a partir de las 11", [("2026-11-27 11:00", "2026-11-28 00:00")]),
+        ("a partir de las 5 de la tarde", [("2026-11-25 17:00", "2026-11-26 00:00")]),
+        # "Until 11 I can't" is after 11.
+        ("el viernes hasta las 11 no puedo", [("2026-11-27 11:00", "2026-11-28 00:00")]),
+        # A time said not to suit is not asked for: the day is.
+        ("el viernes, pero no a las 10", [("2026-11-27 00:00", "2026-11-28 00:00")]),
+        ("el viernes a las 10", [("2026-11-27 10:00", None)]),
+    ],
+)
+def test_a_boundary_is_a_window_on_its_day_and_a_refused_time_is_not_asked_for(message, expected):
+    assert spans(message) == [(at(start), end and at(end)) for start, end in expected]
