@@ -205,6 +205,12 @@ class Conversation(TimeStampedModel):
     subject = models.ForeignKey(
         Appointment, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # The one appointment this conversation was opened for from its manage link: the link's
+    # token proves that appointment, not its client (anyone who books with an address gets a
+    # link), so the chat may act on it alone and is told nothing of the client's others.
+    proven_appointment = models.ForeignKey(
+        Appointment, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     # The language the assistant writes in: the business's when the chat starts, switched to
     # the client's when they clearly write in another supported language (settings.LANGUAGES).
     language = models.CharField(max_length=8, default="en")
@@ -242,14 +248,14 @@ class Conversation(TimeStampedModel):
     @property
     def acted_on(self) -> Appointment | None:
         """The appointment a cancel, move, refund or payment of this conversation is about:
-        the one it chose, while that is still its verified client's here; else its own."""
+        the one it chose, while that is still its verified client's here (or the one its
+        manage link proved); else its own."""
         chosen = self.subject
-        if (
-            chosen is not None
-            and self.verified_client_id is not None
-            and chosen.client_id == self.verified_client_id
-            and chosen.business_id == self.business_id
-        ):
+        if chosen is None or chosen.business_id != self.business_id:
+            return self.appointment
+        if self.verified_client_id is not None and chosen.client_id == self.verified_client_id:
+            return chosen
+        if chosen.pk == self.proven_appointment_id:
             return chosen
         return self.appointment
 

@@ -212,7 +212,10 @@ def policy_facts(
         negotiable=chosen is not None and negotiation_terms(chosen) is not None,
         subject=reference_of(chosen_subject),
         subject_status=chosen_subject.status if chosen_subject else None,
-        verified=conversation.verified_client_id is not None,
+        # Who may name a booking of theirs: a client who proved who they are, or a chat opened
+        # from one appointment's manage link (its one booking).
+        verified=conversation.verified_client_id is not None
+        or conversation.proven_appointment_id is not None,
         client_appointments=frozenset(client_appointments(conversation)),
     )
 

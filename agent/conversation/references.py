@@ -14,16 +14,16 @@ def reference_of(appointment: Appointment | None) -> str | None:
 
 def client_appointments(conversation: Conversation) -> dict[str, Appointment]:
     """The verified client's appointments at the conversation's business, by reference — none
-    before the client proved who they are. Newest first, at most ``SHOWN``."""
-    if conversation.verified_client_id is None:
+    before the client proved who they are; only the one its manage link proved, for a chat
+    opened from it. Newest first, at most ``SHOWN``."""
+    here = Appointment.objects.filter(business_id=conversation.business_id)
+    if conversation.verified_client_id is not None:
+        mine = here.filter(client_id=conversation.verified_client_id)
+    elif conversation.proven_appointment_id is not None:
+        mine = here.filter(pk=conversation.proven_appointment_id)
+    else:
         return {}
-    found = (
-        Appointment.objects.filter(
-            business_id=conversation.business_id, client_id=conversation.verified_client_id
-        )
-        .select_related("service", "payment")
-        .order_by("-starts_at")[:SHOWN]
-    )
+    found = mine.select_related("service", "payment").order_by("-starts_at")[:SHOWN]
     return {reference: each for each in found if (reference := reference_of(each))}
 
 

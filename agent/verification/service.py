@@ -202,14 +202,17 @@ def code_check(*, token: str, code: str, now: dt.datetime) -> Checked:
 def conversation_start_for_appointment(
     *, appointment: Appointment, now: dt.datetime
 ) -> tuple[Conversation, str]:
-    """A new conversation at the appointment's business, verified as its client, with the
-    appointment chosen; and its token. For the client's own manage link, whose token proves
-    them as well as a code would: whoever holds it can already cancel or move the booking."""
+    """A new conversation at the appointment's business that may act on that appointment, chosen
+    already; and its token. For the appointment's manage link, whose token proves the
+    appointment — whoever holds it can already cancel or move it on the manage page — but not
+    its client: anyone who books with an address gets a link, so the chat is not linked to the
+    client, learns none of their details and reaches none of their other bookings. A code to
+    the address on file still proves the client."""
     with transaction.atomic():
         conversation, token, _greeting = conversation_start(business=appointment.business, now=now)
-        client_link(conversation=conversation, client=appointment.client, now=now)
+        conversation.proven_appointment = appointment
         conversation.subject = appointment
-        conversation.save(update_fields=["subject"])
+        conversation.save(update_fields=["proven_appointment", "subject"])
     return conversation, token
 
 

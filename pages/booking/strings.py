@@ -95,8 +95,8 @@ def script_strings() -> dict[str, object]:
             "here: for example, “move my appointment”."
         ),
         "verifiedByLink": _(
-            "This chat was opened from your appointment's page, so the assistant knows your "
-            "bookings here. Ask about them: for example, “move my appointment”."
+            "This chat was opened from your appointment's page, so the assistant can act on that "
+            "appointment. Ask about it: for example, “move my appointment”."
         ),
         "verifyRefused": {
             "wrong_code": _("That code is not right."),

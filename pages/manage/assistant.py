@@ -1,11 +1,15 @@
 """ "Ask the assistant about this appointment": from the client's own manage page, a chat with
-the business's assistant that already knows them — verified as the appointment's client, with
-the appointment chosen — so they can ask "move it to Friday" or "is it paid?" without a code.
+the business's assistant about that appointment, chosen already, so they can ask "move it to
+Friday" or "is it paid?" without a code.
 
-The manage token proves the client as well as a code would: whoever holds it can already cancel
-or move the booking on the manage page. It must not reach the booking page, so the press is a
-POST (the token stays in the manage page's own path, which sends no Referer), and the booking
-page is handed only the new conversation's token, in a cookie that:
+The manage token proves the appointment — whoever holds it can already cancel or move it on the
+manage page — but not its client: anyone who books with an address is sent a link. So the chat
+may act on this appointment alone; it is not linked to the client and reaches none of their
+other bookings (a code to the address on file does that).
+
+The manage token must not reach the booking page, so the press is a POST (the token stays in
+the manage page's own path, which sends no Referer), and the booking page is handed only the
+new conversation's token, in a cookie that:
 - is scoped to that business's booking page (``Path=/b/<slug>/``) and lives two minutes;
 - is ``SameSite=Strict``, and the press is refused when the browser says it came from another
   site, so no other site can plant its own verified chat in a visitor's page;
@@ -43,7 +47,7 @@ GONE = {AppointmentStatus.CANCELLED, AppointmentStatus.EXPIRED}
 def ask_the_assistant(request: HttpRequest, token: str) -> HttpResponse:
     now = timezone.now()
     appointment = appointment_for_token(token, now=now)
-    if request.headers.get("Sec-Fetch-Site", "none") not in OWN_SITE:
+    if _from_another_site(request):
         return _refused(request, appointment, token, status=403)
     if appointment.status in GONE:
         return _refused(request, appointment, token, status=409)
@@ -63,6 +67,17 @@ def ask_the_assistant(request: HttpRequest, token: str) -> HttpResponse:
         samesite="Strict",
     )
     return response
+
+
+def _from_another_site(request: HttpRequest) -> bool:
+    """Whether the browser says the press came from another site: by Sec-Fetch-Site, or, from
+    a browser that sends none, by an Origin that is not ours (the view is CSRF-exempt: the
+    manage token in its path is the key)."""
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None:
+        return site not in OWN_SITE
+    origin = request.headers.get("Origin")
+    return origin is not None and origin != f"{request.scheme}://{request.get_host()}"
 
 
 def _refused(

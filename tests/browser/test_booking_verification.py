@@ -156,7 +156,7 @@ def test_the_verification_form_has_no_accessibility_violations(
     assert_accessible(page, axe_violations, "verification, verified")
 
 
-def test_the_appointment_page_opens_a_chat_that_knows_the_client(page: Page, site, salon, visit):
+def test_the_appointment_page_opens_a_chat_about_that_appointment(page: Page, site, salon, visit):
     token = manage_token(visit.public_id)
     page.goto(f"{site}/manage/{token}/")
 
@@ -170,7 +170,7 @@ def test_the_appointment_page_opens_a_chat_that_knows_the_client(page: Page, sit
     kept = page.evaluate(
         "(slug) => JSON.parse(localStorage.getItem(`ordina.booking.${slug}`)).token", salon.slug
     )
-    assert conversation_for_token(kept).verified_client == visit.client
+    assert conversation_for_token(kept).proven_appointment == visit
     # The handover is gone once taken: a reload is the same chat, read from storage.
     assert "ordina_conversation" not in page.evaluate("() => document.cookie")
     assert token not in page.url

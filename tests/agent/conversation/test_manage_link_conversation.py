@@ -1,8 +1,10 @@
-"""A client's own manage link opens a chat with the business's assistant already verified as
-them, with that appointment chosen — and the manage token never reaches the booking page: the
-press is a POST, and the page is handed only the new conversation's token, in a short-lived
-cookie scoped to that business's page. A cancelled or unknown link, or a press from another
-site, opens nothing, and the chat is never anyone else's or at another business."""
+"""A client's own manage link opens a chat with the business's assistant about that appointment,
+chosen already — and the manage token never reaches the booking page: the press is a POST, and
+the page is handed only the new conversation's token, in a short-lived cookie scoped to that
+business's page. A cancelled or unknown link, or a press from another site, opens nothing. The
+link proves that appointment, not its client: the chat reaches no other booking of the client
+(anyone who books with their address gets a link of their own), no one else's, and no other
+business's."""
 
 from urllib.parse import urlsplit
 
@@ -54,7 +56,7 @@ def handed_over(response) -> str:
     return response.cookies[HANDOFF_COOKIE].value
 
 
-def test_the_manage_link_opens_a_chat_verified_as_its_client_that_cancels_by_their_press(
+def test_the_manage_link_opens_a_chat_about_its_appointment_that_cancels_by_the_clients_press(
     shop, haircut
 ):
     visit = booked(haircut, TEN)
@@ -76,9 +78,8 @@ def test_the_manage_link_opens_a_chat_verified_as_its_client_that_cancels_by_the
     token = handed_over(response)
     conversation = conversation_for_token(token)
     assert conversation.business == shop
-    assert conversation.verified_client == visit.client
-    assert conversation.subject == visit
-    assert (conversation.name, conversation.email) == ("Ana Pérez", "ana@example.com")
+    assert (conversation.proven_appointment, conversation.subject) == (visit, visit)
+    assert conversation.verified_client is None  # the link proves the booking, not the client
 
     prepared = turn_take(token=token, text="cancel my appointment", model=OfflineModel())
     card = prepared.reply.choices["effect"]["card"]
@@ -119,6 +120,19 @@ def test_a_press_from_another_site_or_a_get_opens_no_chat(shop, haircut):
     assert not Conversation.objects.exists()
 
 
+def test_a_press_without_sec_fetch_site_is_judged_by_its_origin(shop, haircut):
+    visit = booked(haircut, TEN)
+    path = manage_path(visit) + "assistant/"
+
+    planted = HttpClient().post(path, headers={"Origin": "https://elsewhere.example"})
+    ours = HttpClient().post(path, headers={"Origin": "http://testserver"})
+    typed = HttpClient().post(path)
+
+    assert planted.status_code == 403
+    assert HANDOFF_COOKIE not in planted.cookies
+    assert (ours.status_code, typed.status_code) == (303, 303)
+
+
 def test_the_chat_is_only_that_appointments_client_and_at_its_business(shop, haircut):
     """Bo books at the same salon; Ana also is a client of another salon, same address."""
     visit = booked(haircut, TEN)
@@ -133,7 +147,6 @@ def test_the_chat_is_only_that_appointments_client_and_at_its_business(shop, hai
     conversation = conversation_for_token(token)
 
     assert conversation.business == shop
-    assert conversation.verified_client == visit.client
     # Bo's booking cannot be chosen or cancelled from Ana's chat, whatever a model proposes.
     tried = turn_take(
         token=token,
@@ -154,4 +167,39 @@ def test_the_chat_is_only_that_appointments_client_and_at_its_business(shop, hai
     assert Appointment.objects.get(pk=bos.pk).status == AppointmentStatus.CONFIRMED
     # And the other salon's link opens a chat there, as that salon's client.
     other = conversation_for_token(handed_over(ask_the_assistant(there)))
-    assert (other.business, other.verified_client) == (elsewhere, there.client)
+    assert (other.business, other.proven_appointment) == (elsewhere, there)
+
+
+def test_a_link_got_by_booking_with_someone_elses_address_reaches_none_of_their_bookings(
+    shop, haircut
+):
+    """Mallory books with Ana's address (the booking joins Ana's client record) and opens a
+    chat from the link she is sent: Ana's own booking stays out of reach."""
+    anas = booked(haircut, TEN)
+    mallorys = booked(haircut, TWO, name="Mallory", email="ANA@example.com")
+    assert mallorys.client == anas.client
+
+    token = handed_over(ask_the_assistant(mallorys))
+    tried = turn_take(
+        token=token,
+        text="cancel my 10:00 appointment",
+        model=ScriptedModel(
+            [
+                Proposed(
+                    (
+                        {"action": "choose_appointment", "appointment": reference_of(anas)},
+                        {"action": "cancel_appointment", "appointment": reference_of(anas)},
+                    )
+                )
+            ],
+            drafts=["Done."],
+        ),
+    )
+
+    assert [outcome.result for outcome in tried.outcomes] == ["BLOCK", "BLOCK"]
+    assert "effect" not in tried.reply.choices
+    assert Appointment.objects.get(pk=anas.pk).status == AppointmentStatus.CONFIRMED
+    conversation = conversation_for_token(token)
+    assert conversation.acted_on == mallorys
+    assert (conversation.name, conversation.email, conversation.phone) == ("", "", "")
+    assert "10:00" not in tried.reply.text
