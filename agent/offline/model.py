@@ -51,7 +51,7 @@ from agent.guards.ledger import Price
 from agent.guards.prices import format_price
 from agent.llm.base import Narration, Proposed, StepOutcome, TurnContext
 from agent.offline.languages import table_for
-from agent.offline.reading import Intent
+from agent.offline.reading import Intent, read_pick
 from agent.offline.unreadable import accepts_person, cannot_read
 
 # The words the model reads in the message itself ("a person", "the first one", "my booking",
@@ -230,12 +230,10 @@ class OfflineModel:
 
     def _picked(self, context: TurnContext) -> dt.datetime | None:
         offered = context.conversation.offered
-        table = table_for(context.language)
-        match = table.pick.search(context.message) if offered else None
-        if match is None:
+        if not offered or context.reading.is_question:
             return None
-        index = table.ordinals[match[1].lower()] if match[1] else int(match[2]) - 1
-        if -len(offered) <= index < len(offered):
+        index = read_pick(context.message, context.language)
+        if index is not None and -len(offered) <= index < len(offered):
             return offered[index]
         return None
 

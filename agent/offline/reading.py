@@ -569,6 +569,29 @@ def _numeric_date(match: re.Match[str], today: date) -> list[date]:
     return [candidate]
 
 
+# --- picks among the times offered -----------------------------------------------------------
+
+
+def read_pick(text: str, language: str) -> int | None:
+    """Which of the times offered ``text`` picks: an index into them ("the first" 0, "the last"
+    -1, "option 2" 1), or None. An ordinal picks only on its own or before an option word ("la
+    primera", "the second one", "la primera opción, por favor"): "la primera semana de
+    diciembre" and "the first visit" name something else; "not the first" and "la primera no"
+    refuse it ("la primera no, la segunda" picks the second). A question picks nothing ("¿la
+    primera visita es gratis?"): the caller checks that on its reading."""
+    table = table_for(language)
+    said = " ".join(text.lower().split())
+    lowered = fold_accents(said) if table.fold_accents else said
+    for match in table.pick.finditer(lowered):
+        if match[2]:
+            return int(match[2]) - 1
+        if table.pick_negated.search(lowered[: match.start()]):
+            continue
+        if table.pick_followers.match(lowered, match.end()):
+            return table.ordinals[match[1]]
+    return None
+
+
 # --- intent, requests, services, names --------------------------------------------------------
 
 

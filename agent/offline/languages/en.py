@@ -242,7 +242,8 @@ ENGLISH = ReadingTable(
     # A message about the client's own booking, when they came back to a new chat.
     about_my_booking=re.compile(
         r"\b(?:my|the|our)\s+(?:booking|appointment|reservation|visit)s?\b|\bbooked\b|\bpaid\b|"
-        r"\bmove\b|\breschedul|\bdeposit\b|\brefund",
+        r"\bmove\b|\breschedul|\bdeposit\b|\brefund|"
+        r"\b(?:bookings?|appointments?|reservations?)\s+(?:do|did|have)\s+(?:i|we)\b",
         re.IGNORECASE,
     ),
     question_stems=QUESTION_STEMS,
@@ -251,6 +252,11 @@ ENGLISH = ReadingTable(
     bound_after=re.compile(r"\b(?:after|from)\s+$"),
     negated_clock=re.compile(r"\b(?:not|never|can'?t\s+do|cannot\s+do)\s+$"),
     negated_after=re.compile(r"^\s*,?\s*(?:i\s*)?(?:can'?t|cannot|am\s+not|'?m\s+not)\b"),
+    pick_followers=re.compile(
+        r"\s*(?:$|[^\w\s]|(?:please|pls|plz|thanks|thank\s+you|thx|then|is|would|will|works"
+        r"|sounds|looks|suits|for\s+me|i\s+guess|it\s+is|of\s+them|ok|okay|fine|is\s+fine)\b)"
+    ),
+    pick_negated=re.compile(r"\b(?:not|no|never|don'?t\s+want)\s+$"),
     pleasantries=frozenset({
         "hi", "hii", "hello", "hey", "hiya", "there", "good", "morning", "afternoon", "evening",
         "day", "thanks", "thank", "you", "thx", "ty", "cheers", "bye", "goodbye", "see", "ya",

@@ -308,7 +308,7 @@ SPANISH = ReadingTable(
         r"\b(?:mi|la|nuestra|mis)\s+(?:cita|reserva|visita)s?\b|\breservad[oa]s?\b|"
         r"\bpagad[oa]\b|\bpagu[eé]\b|\bmover(?:la)?\b|\bcambiar(?:la)?\b|\bc[aá]mbiala\b|"
         r"\bp[aá]sala\b|\baplaz|\bdep[oó]sito\b|\bse[nñ]al\b|\bdevoluci[oó]n|\breembols|"
-        r"\bdevolv|\bdevuelv",
+        r"\bdevolv|\bdevuelv|\b(?:citas?|reservas?)\s+(?:tengo|tenemos|ten[ií]a)\b",
         re.IGNORECASE,
     ),
     question_stems=QUESTION_STEMS,
@@ -319,6 +319,11 @@ SPANISH = ReadingTable(
         r"\b(?:no|nunca|ni)\s+(?:(?:puedo|me\s+va|me\s+viene)\s+(?:bien\s+)?)?$"
     ),
     negated_after=re.compile(r"^\s*,?\s*no\b"),
+    pick_followers=re.compile(
+        r"\s*(?:$|[^\w\s]|(?:por\s+favor|porfa|gracias|entonces|pues|me|esta|es|vale|ok|mejor"
+        r"|de\s+ellas|si|perfecto|seria|porque)\b)"
+    ),
+    pick_negated=re.compile(r"\b(?:no|ni|tampoco)\s+(?:quiero\s+|me\s+va\s+)?$"),
     pleasantries=frozenset({
         "hola", "buenas", "buenos", "buen", "dia", "dias", "tardes", "noches", "gracias",
         "muchas", "adios", "hasta", "luego", "saludos", "muy", "amable",

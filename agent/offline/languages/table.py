@@ -139,6 +139,14 @@ class ReadingTable:
     # Matched on the text after a boundary clock: "hasta las 11 no puedo" is after 11.
     negated_after: Pattern = re.compile(r"(?!)")
 
+    # --- picks among the times offered (``read_pick``)
+    # Matched right after an ordinal ("the first", "la primera opción"): what may follow it in a
+    # pick — the message's end, punctuation, "please", "is fine" — and not another noun ("la
+    # primera semana", "the first visit").
+    pick_followers: Pattern = re.compile(r"\s*(?:$|[^\w\s])")
+    # Matched on the text before an ordinal: "not the first" picks nothing.
+    pick_negated: Pattern = re.compile(r"(?!)")
+
     def vocabulary(self) -> frozenset[str]:
         """The words this table knows as words of its language (folded as prepared)."""
         phrases = self.yes_phrases | self.confirm_phrases | self.no_phrases | self.cancel_phrases
