@@ -39,15 +39,21 @@ CODE_WORDS = {
 # A currency marker on its own: a symbol, an ISO code, or a currency's name.
 _NAMES = r"dollars?|euros?|pounds?|d[oó]lar(?:es)?|libras?"
 MARKER = rf"[$€£]|\b(?:USD|EUR|GBP|CHF|{_NAMES})\b"
-# Thousands grouped with dots before a decimal comma ("12.345,50", Spanish) are tried first.
+# Thousands grouped with dots ("1.500", "12.345,50": Spanish) are tried first, so a grouped
+# number is read whole — never its last group alone ("500" of "1.500"). Money has at most two
+# decimals, so three digits after a dot or a comma are a thousands group in any language
+# ("1.500 €", "€1,500"). Any other run of digits and separators ("1.5000") is still read whole,
+# as whatever it says: not the core's figure, it is rewritten whole.
 _NUMBER = (
-    r"\d{1,3}(?:\.\d{3})+,\d{1,2}"
-    r"|\d{1,3}(?:[,\u202f ]\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
+    r"\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?"
+    r"|\d{1,3}(?:[,\u202f ]\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?|\d+(?:[.,]\d+)+"
 )
+# A number is read from its first digit to its last: never from inside another number.
+_WHOLE = rf"(?<![\d.,])(?:{_NUMBER})(?![.,]?\d)"
 AMOUNT = re.compile(
-    rf"(?P<sym>US\$|[$€£])\s?(?P<n1>{_NUMBER})"
-    rf"|(?P<code1>USD|EUR|GBP|CHF)\s?(?P<n2>{_NUMBER})"
-    rf"|(?P<n3>{_NUMBER})\s?(?:(?P<sym2>US\$|[$€£])|(?P<code2>USD|EUR|GBP|CHF|{_NAMES})\b)",
+    rf"(?P<sym>US\$|[$€£])\s?(?P<n1>{_WHOLE})"
+    rf"|(?P<code1>USD|EUR|GBP|CHF)\s?(?P<n2>{_WHOLE})"
+    rf"|(?P<n3>{_WHOLE})\s?(?:(?P<sym2>US\$|[$€£])|(?P<code2>USD|EUR|GBP|CHF|{_NAMES})\b)",
     re.IGNORECASE,
 )
 
@@ -59,7 +65,7 @@ def currency_of(marker: str) -> str:
 
 def to_decimal(number: str) -> Decimal | None:
     cleaned = number.replace("\u202f", "").replace(" ", "")
-    if re.fullmatch(r"\d{1,3}(?:\.\d{3})+,\d{1,2}", cleaned):  # "12.345,50"
+    if re.fullmatch(r"\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?", cleaned):  # "1.500", "12.345,50"
         cleaned = cleaned.replace(".", "")
     if re.fullmatch(r"\d+,\d{1,2}", cleaned):  # decimal comma: "85,50"
         cleaned = cleaned.replace(",", ".")

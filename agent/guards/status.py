@@ -133,7 +133,7 @@ def _judged(
         return f"words the guard cannot vouch for: {', '.join(sorted(set(unknown))[:5])}", topics
     if not topics:
         return None, []
-    if vocabulary.negation.search(plain(sentence)) or _is_question(sentence):
+    if vocabulary.denies(plain(sentence)) or _is_question(sentence):
         return f"a denial or question about {'/'.join(topics)}: the core's to say", topics
     unbacked = [topic for topic in topics if not _backed(topic, facts)]
     if unbacked:
@@ -167,6 +167,8 @@ def _topics(plain_text: str, lemmas: list[str], vocabulary: Vocabulary) -> list[
     for topic, pattern in vocabulary.phrase_patterns.items():
         if topic not in topics and pattern.search(plain_text):
             topics.append(topic)
+    if "booking" not in topics and vocabulary.completion.search(plain_text):
+        topics.append("booking")
     if not topics:
         for thing, words in vocabulary.things.items():
             if any(word in words for word in lemmas):

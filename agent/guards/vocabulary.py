@@ -103,6 +103,10 @@ class Vocabulary:
     things: dict[str, tuple[str, ...]]
     negations: frozenset[str]  # plain words that make a sentence a denial
     read: Callable[[str], str] = lemma  # a word to the form ``known`` holds
+    # Booking claims that nothing is left for the client to do ("there's nothing more you need
+    # to do"), as patterns over the plain sentence. Their negation is the claim itself, so it is
+    # not read as a denial: they stand or fall with the booking.
+    completions: tuple[str, ...] = ()
 
     @cached_property
     def negation(self) -> re.Pattern[str]:
@@ -129,6 +133,15 @@ class Vocabulary:
             topic: re.compile("|".join(_phrase_pattern(phrase) for phrase in phrases))
             for topic, phrases in self.phrases.items()
         }
+
+    @cached_property
+    def completion(self) -> re.Pattern[str]:
+        """Finds a completion claim in a plain sentence (never, for a language without any)."""
+        return re.compile("|".join(self.completions) or r"(?!)")
+
+    def denies(self, plain_sentence: str) -> bool:
+        """The plain sentence says no: a negation outside its completion claims."""
+        return self.negation.search(self.completion.sub(" ", plain_sentence)) is not None
 
     def knows(self, word_lemma: str) -> bool:
         # A stripped ending may have taken a silent e with it ("writing" → "writ": "write").
@@ -211,11 +224,12 @@ _STATES = {
     "price": ("price", "pric", "cost", "fee", "charg"),
     "discount": ("discount", "free", "cheap", "reduc", "waiv"),
 }  # fmt: skip
-# Claims made of plain words: matched on whole words of the plain sentence.
+# Claims made of plain words: matched on whole words of the plain sentence. "yours": the time
+# is the client's ("Thursday at 14:00 is yours") — a booking, whatever else it could mean.
 _PHRASES = {
     "booking": (
         "done", "all set", "you're in", "youre in", "good to go", "see you", "in the calendar",
-        "in the diary", "on the books", "down for", "went through", "gone through",
+        "in the diary", "on the books", "down for", "went through", "gone through", "yours",
     ),
     "refund": ("money back", "back to you", "back to your"),
     "discount": ("off", "on the house", "no charge", "at no cost", "%", "percent", "half price"),
@@ -230,6 +244,13 @@ THING_TOPICS = {
     "payment": ("payment", "refund"),
 }
 
+# "Nothing is left for you to do": the booking is complete (``Vocabulary.completions``).
+_COMPLETIONS = (
+    r"\bnothing (?:more|else|further|left)\b(?: \w+){0,4}? to do\b",
+    r"\b(?:don't|dont|do not|won't|wont|will not) (?:need|have) to do anything\b",
+    r"\b(?:no need to|needn't|neednt) do anything\b",
+)
+
 ENGLISH = Vocabulary(
     known=_lemmas(
         _FUNCTION + _SMALL_TALK + _OFFER + " ".join(w for t in _THINGS.values() for w in t)
@@ -238,6 +259,7 @@ ENGLISH = Vocabulary(
     phrases=_PHRASES,
     things={kind: tuple(lemma(word) for word in words) for kind, words in _THINGS.items()},
     negations=frozenset({"not", "no", "nothing", "never", "none", "nobody", "n't", "yet"}),
+    completions=_COMPLETIONS,
 )
 
 SPANISH = Vocabulary(
@@ -252,6 +274,7 @@ SPANISH = Vocabulary(
     },
     negations=es.NEGATIONS,
     read=es.spanish_lemma,
+    completions=es.COMPLETIONS,
 )
 
 VOCABULARIES: dict[str, Vocabulary] = {"en": ENGLISH, "es": SPANISH}

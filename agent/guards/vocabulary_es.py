@@ -120,10 +120,14 @@ STATES = {
     "price": ("preci", "cost", "cuest", "tarif"),
     "discount": ("descuent", "descont", "rebaj", "gratis", "gratuit", "barat", "reduc"),
 }  # fmt: skip
-# Claims made of plain words, matched on whole words of the plain sentence.
+# Claims made of plain words, matched on whole words of the plain sentence. "Es suyo": the time
+# is the client's; "tiene hora": in Spain, having an appointment — both a booking.
 PHRASES = {
     "booking": ("listo", "lista", "hecho", "nos vemos", "en el calendario",
-                "en la agenda"),
+                "en la agenda", "suyo", "suya", "suyos", "suyas", "tuyo", "tuya", "tuyos",
+                "tuyas", "tiene hora", "tienes hora", "tiene su hora", "tienes tu hora",
+                "tiene usted hora", "tiene la hora", "tienes la hora", "tiene ya hora",
+                "tiene plaza", "tienes plaza", "tiene su plaza", "tienes tu plaza"),
     "hold": ("reservado para usted", "reservada para usted", "reservado para ti",
              "reservada para ti"),
     "refund": ("dinero de vuelta", "de vuelta a su", "de vuelta en su"),
@@ -134,5 +138,12 @@ THINGS = {
     "booking": ("reserva", "cita", "visita", "sesion", "hueco", "turno"),
     "payment": ("deposito", "pago", "dinero", "tarjeta"),
 }
+# "No tiene que hacer nada más": the booking is complete. The "no" is the claim, not a denial
+# (``Vocabulary.completions``); patterns over the plain sentence.
+COMPLETIONS = (
+    r"\bno (?:\w+ ){0,2}?(?:tiene|tienes|tendra|tendras|hay|necesita|necesitas|hace falta)"
+    r"(?: que)? (?:\w+ )?(?:hacer|haga|hagas) nada\b",
+    r"\b(?:no (?:\w+ ){0,3}?)?nada (?:mas )?(?:que|por) hacer\b",
+)
 # "todavía no", "aún no": the "no" is enough.
 NEGATIONS = frozenset({"no", "nada", "nunca", "jamas", "ninguno", "ninguna", "ningun", "nadie"})
