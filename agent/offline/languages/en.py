@@ -228,9 +228,15 @@ ENGLISH = ReadingTable(
     negated=re.compile(r"\b(?:don'?t|do not|not|never|no need to|won'?t)\s+(?:\w+\s+){0,2}$"),
     synonyms={},
     service_ignored=SERVICE_IGNORED,
+    # A request for a person, not any mention of one: "just one person" and "does the staff
+    # speak spanish?" ask for nobody.
     human=re.compile(
-        r"\b(human|real person|a person|someone real|staff|manager|talk to (someone|somebody)|"
-        r"speak to (someone|somebody))\b",
+        r"\b(?:human|real\s+person|someone\s+real"
+        r"|(?:talk|speak|chat)\s+(?:to|with)\s+(?:someone|somebody|a\s+person|staff"
+        r"|(?:the|your|a)\s+(?:staff|manager|owner|person|member\s+of\s+staff)|an?\s+agent)"
+        r"|(?:want|need|get\s+me|put\s+me\s+through\s+to|connect\s+me\s+(?:to|with))\s+"
+        r"(?:a\s+person|someone|somebody|staff|(?:the|a|your)\s+(?:manager|staff|owner))"
+        r"|^\s*(?:a\s+)?(?:person|manager|staff|agent)(?:,?\s+(?:please|pls))?\s*[.!]*\s*$)\b",
         re.IGNORECASE,
     ),
     ordinals=ORDINALS,

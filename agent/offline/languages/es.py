@@ -290,11 +290,18 @@ SPANISH = ReadingTable(
     # Applied to the message's words before services are matched by name.
     synonyms=SYNONYMS,
     service_ignored=SERVICE_IGNORED,
+    # A request for a person, not any mention of one: "es una persona mayor", "solo una
+    # persona" and "¿el personal habla inglés?" ask for nobody.
     human=re.compile(
-        r"\b((?<!para )(?<!de )una persona|persona real|un humano|humano|alguien real|"
-        r"hablar con (?:alguien|una persona|el encargado|la encargada|un agente|el personal)|"
-        r"el encargado|la encargada|encargad[oa]|responsable|atenci[oó]n al cliente|"
-        r"un agente|el personal)\b",
+        r"\b(?:persona\s+real|humano|alguien\s+real|atenci[oó]n\s+al\s+cliente"
+        r"|(?:hablar|hable|comunicarme|contactar|p[aá]s[ae]me|p[aá]sadme|ponme|p[oó]ngame|ponedme"
+        r"|me\s+(?:pasas|pasa|pones|pone)|me\s+(?:puedes|puede|pod[eé]is|podr[ií]as?)\s+"
+        r"(?:pasar|poner)|quiero|quisiera|quer[ií]a|necesito|prefiero)\s+(?:con\s+|a\s+)?"
+        r"(?:alguien|una\s+persona|(?:el|la)\s+encargad[oa]|encargad[oa]|un\s+agente"
+        r"|(?:el|la)\s+responsable|el\s+personal|(?:un|una|alg[uú]n)\s+emplead[oa]"
+        r"|(?:el|la)\s+due[nñ][oa]|recepci[oó]n)"
+        r"|^\s*(?:una\s+persona|el\s+encargado|la\s+encargada|encargad[oa])"
+        r"(?:,?\s+por\s+favor)?\s*[.!]*\s*$)\b",
         re.IGNORECASE,
     ),
     ordinals=ORDINALS,
