@@ -249,6 +249,7 @@ _COMPLETIONS = (
     r"\bnothing (?:more|else|further|left)\b(?: \w+){0,4}? to do\b",
     r"\b(?:don't|dont|do not|won't|wont|will not) (?:need|have) to do anything\b",
     r"\b(?:no need to|needn't|neednt) do anything\b",
+    r"\b(?:that's|thats|that is) all\b(?: \w+){0,3}? to do\b",
 )
 
 ENGLISH = Vocabulary(

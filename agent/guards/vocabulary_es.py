@@ -144,6 +144,8 @@ COMPLETIONS = (
     r"\bno (?:\w+ ){0,2}?(?:tiene|tienes|tendra|tendras|hay|necesita|necesitas|hace falta)"
     r"(?: que)? (?:\w+ )?(?:hacer|haga|hagas) nada\b",
     r"\b(?:no (?:\w+ ){0,3}?)?nada (?:mas )?(?:que|por) hacer\b",
+    r"\b(?:eso|esto) es todo\b(?: \w+){0,4}? hacer\b",
+    r"\bya esta todo\b",
 )
 # "todavía no", "aún no": the "no" is enough.
 NEGATIONS = frozenset({"no", "nada", "nunca", "jamas", "ninguno", "ninguna", "ningun", "nadie"})

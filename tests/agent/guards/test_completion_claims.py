@@ -21,10 +21,13 @@ CLAIMS = [
     ("es", "Ya tiene hora el jueves a las 14:00."),
     ("es", "Ya tiene su hora."),
     ("es", "Ya no tiene que hacer nada más."),
+    ("es", "Eso es todo lo que tiene que hacer."),
+    ("es", "Ya está todo."),
     ("en", "Thursday at 14:00 is yours."),
     ("en", "There's nothing more you need to do."),
     ("en", "Nothing else to do."),
     ("en", "You don't need to do anything else."),
+    ("en", "That's all you need to do."),
 ]
 NOTHING_BOOKED = {"nothing": {}, "only a live hold": {"held_at": THURSDAY_14}}
 
