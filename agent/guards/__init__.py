@@ -13,7 +13,8 @@ Decisions worth knowing:
 - A sentence that carries an unsupported date, a premature payment mention or an internal
   mechanic is dropped whole: cutting a span out of it would leave a broken sentence.
 - Amounts are recognised only with a currency marker ("$85", "85 EUR", "85 euros"), so times
-  ("14.00") and counts ("2 people") are never taken for prices.
+  ("14.00") and counts ("2 people") are never taken for prices. A number is read whole
+  ("1.500 €", "€1,500.00"): a wrong one is rewritten whole, never its last group alone.
   While a negotiation is active, every amount however written ("40.00", "forty", "for 40") is
   read, and any but the core's figure is rewritten to it (``prices``); times, dates, counts and
   phone numbers still are not amounts.
@@ -33,7 +34,9 @@ own (``reading.unreadable``): a claim in a language the guards cannot read never
 Known limits (deliberate):
 - Over-eager by design: a true sentence in words the status guard does not know, or a denial
   or question about a state, is replaced by the core's narration (the client still reads
-  what is true; a model loses its wording, never the facts).
+  what is true; a model loses its wording, never the facts). "Yours"/"suyo" and "tiene hora"
+  are booking claims however meant ("the choice is yours" goes unless a booking is confirmed);
+  "nothing more you need to do" is a booking claim, not a denial.
 - Over-eager: "at 3" followed by a noun ("at 3 locations") and "1/2" read as times/dates;
   "the tool"/"the model" in their everyday sense are dropped as internal mechanics.
 """

@@ -1,6 +1,7 @@
 """Money as a reply writes it with a currency marker ("$85", "85 EUR", "85 euros", "€ 44,50"),
 in English or Spanish ("30 dólares", "30,50 €": a comma before two digits is a decimal comma;
-"12.345,50 €", "45,00 US$": how Babel writes Spanish amounts), and as the core's figures are
+"12.345,50 €", "45,00 US$": how Babel writes Spanish amounts; "1.500 €" and "€1,500" are both
+fifteen hundred), and as the core's figures are
 written back to the client: "€45.00" in English, in any other language as Babel (CLDR) writes
 it there ("45,00 €")."""
 
