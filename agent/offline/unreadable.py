@@ -66,8 +66,10 @@ def cannot_read(
 
 def accepts_person(reading: MessageReading) -> bool:
     """The client's answer to the offer of a person is a plain yes ("yes", "yes please",
-    "ok"), with nothing else in it to act on: "yes, a haircut on Friday" books instead."""
-    if reading.intent not in (Intent.YES, Intent.CONFIRM):
+    "ok"), with nothing else in it to act on: "yes, a haircut on Friday" books instead.
+    "Confirm" ("confirmo") is no yes to a person: it is said of a booking, and confirms the one
+    held, as it would without the offer."""
+    if reading.intent != Intent.YES:
         return False
     other = (
         reading.service_ids,

@@ -122,6 +122,7 @@ def test_a_pick_among_the_offered_times_is_read():
         ("no", False),
         ("no thanks", False),
         ("yes, a haircut on Wednesday", False),
+        ("confirm", False),
         ("asdf", False),
     ],
 )
@@ -213,6 +214,22 @@ def test_booking_instead_drops_the_offer_so_a_later_yes_books(api, shop, frozen_
     assert conversation.state == "details_collected"
     assert "confirm" in answers[-1]["reply"]["choices"]
     assert not AuditEntry.objects.filter(action="escalate_to_human").exists()
+
+
+def test_confirm_after_the_offer_confirms_the_held_booking_and_does_not_hand_over(
+    api, shop, frozen_now
+):
+    token = started(api, shop.slug)
+    chat(api, token, *BOOKING_MESSAGES)
+    chat(api, token, "asdf qwer")
+    assert offers(shop)
+
+    chat(api, token, "confirm")
+
+    conversation = Conversation.objects.get()
+    assert conversation.state != "escalated"
+    assert not AuditEntry.objects.filter(action="escalate_to_human").exists()
+    assert AuditEntry.objects.filter(action="request_confirmation").exists()
 
 
 def test_a_yes_two_messages_after_the_offer_does_not_hand_over(api, shop, frozen_now):
