@@ -10,9 +10,15 @@ The rule, for one weekday's open ranges:
 * evening — the open time from 19:00 on.
 
 Each window runs from the first open minute in it to the last (a lunch break inside is the
-core's to skip, as it skips any closed time). A daypart with no open time that day, and every
-daypart of a day with no opening hours, is the fixed window: morning 09:00–12:00, midday
-12:00–15:00, afternoon 12:00–17:00, evening 17:00–20:00 — the offer then finds what it finds.
+core's to skip, as it skips any closed time). Every daypart of a day with no opening hours is
+the fixed window: morning 09:00–12:00, midday 12:00–15:00, afternoon 12:00–17:00, evening
+17:00–20:00 — the offer then finds what it finds.
+
+A daypart with no open time on a day that has opening hours is closed, and read as such: the
+longest stretch of its fixed window in which the business is closed ("the afternoon" of a day
+open 09:00–13:00 is 13:00–17:00). The core then finds nothing open in it and says so, rather
+than offering 12:00 of the morning session as the afternoon; the window is never empty, so a
+reader of it still sees a window (start before end), never an exact time.
 "tonight" is the evening. Date overrides are not read: the weekly hours are what clients mean.
 Pure: the caller reads the opening hours.
 """
@@ -54,8 +60,30 @@ def dayparts_from_opening(ranges: Sequence[tuple[time, time]]) -> dict[str, tupl
         if open_pieces:
             windows[part] = (min(start for start, _ in open_pieces), max(e for _, e in open_pieces))
         else:
-            windows[part] = fixed
+            windows[part] = _closed_stretch(fixed, ranges)
     return windows
+
+
+def _closed_stretch(
+    fixed: tuple[time, time], ranges: Sequence[tuple[time, time]]
+) -> tuple[time, time]:
+    """The longest part of ``fixed`` outside every open range (the fixed window when none
+    overlaps it). A daypart with no open time always has one: see the module's rule."""
+    gaps = [fixed]
+    for opens, closes in ranges:
+        gaps = [
+            piece
+            for start, end in gaps
+            for piece in ((start, min(end, opens)), (max(start, closes), end))
+            if piece[0] < piece[1]
+        ]
+    if not gaps:  # not reached by the rule; the fixed window rather than none
+        return fixed
+    return max(gaps, key=lambda gap: _minutes(gap[1]) - _minutes(gap[0]))
+
+
+def _minutes(moment: time) -> int:
+    return moment.hour * 60 + moment.minute
 
 
 def weekly_dayparts(rows: Iterable[tuple[int, time, time]]) -> dict[int, DaypartWindows]:

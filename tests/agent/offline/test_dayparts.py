@@ -26,7 +26,8 @@ def test_a_split_day_reads_its_morning_and_afternoon_sessions():
     assert windows["morning"] == (time(9), time(13))
     assert windows["afternoon"] == (time(15), time(19))
     assert windows["midday"] == (time(12), time(13))
-    assert windows["evening"] == FIXED_DAYPARTS["evening"]  # no open time from 19:00
+    # No open time from 19:00: the evening is closed, read as its closed stretch 19:00–20:00.
+    assert windows["evening"] == (time(19), time(20))
 
 
 def test_a_long_day_is_cut_at_noon_and_at_seven():
@@ -42,6 +43,15 @@ def test_an_afternoon_only_day_keeps_the_fixed_morning():
 
     assert windows["morning"] == FIXED_DAYPARTS["morning"]
     assert windows["afternoon"] == (time(14), time(18))
+
+
+def test_a_daypart_closed_on_a_day_with_hours_is_its_closed_stretch_not_open_time():
+    """A morning-only day (09–13): "the afternoon" is not the fixed 12–17 holding the 12:00
+    morning slot, but 13:00–17:00, in which nothing is open."""
+    windows = dayparts_from_opening([(time(9), time(13))])
+
+    assert windows["afternoon"] == (time(13), time(17))
+    assert windows["evening"] == FIXED_DAYPARTS["evening"]  # no open time overlaps it
 
 
 def test_a_day_without_hours_reads_the_fixed_windows():
@@ -148,3 +158,19 @@ def test_reading_the_opening_hours_costs_one_query_however_many_there_are():
         return len(captured)
 
     assert queries(with_hours) == queries(without)
+
+
+def test_the_afternoon_of_a_morning_only_day_holds_no_morning_time():
+    friday_mornings = weekly_dayparts([(4, time(9), time(13))])
+
+    (request,) = read_message(
+        "el viernes por la tarde",
+        now=MADRID_NOW,
+        time_zone=MADRID_NOW.tzinfo,  # type: ignore[arg-type]
+        country="ES",
+        services=[],
+        language="es",
+        dayparts=friday_mornings,
+    ).times
+
+    assert (f"{request.start:%H:%M}", f"{request.end:%H:%M}") == ("13:00", "17:00")
