@@ -19,7 +19,9 @@ Choices a reader should know:
   the next 00:00); "next week" is next Monday 00:00 to the Monday after.
 * A bare weekday ("Friday", "next Friday", "el viernes") is the coming one, today excluded;
   "this Friday" ("este viernes") said on a Friday is today. "Tuesday next week" is the Tuesday
-  of next week. Spanish "mañana" alone is tomorrow; "por la mañana" is the morning.
+  of next week. A weekday just before a date is the date's ("el domingo 29 de marzo": that
+  date, even when the weekday is wrong). Spanish "mañana" alone is tomorrow; "por la mañana" is
+  the morning. A bare day of the month is the next such day ("the 3rd", "el 27", "al 3").
 * A clock after a boundary word is a window on its day, not a time: "before 12", "antes de las
   12", "hasta las 11" from the day's start to it; "after 10am", "después de las 10", "a partir
   de las 11" from it to the day's end (the core offers what is open in it). "Hasta las 11 no
@@ -362,7 +364,10 @@ def _read_times(
             blank.take(match.start(), match.end())
         return matches
 
-    for match in take_all(table.month_date):
+    dated = take_all(table.month_date)
+    numeric = take_all(NUMERIC_DATE)
+    date_starts = [match.start() for match in dated + numeric]
+    for match in dated:
         parsed = dateparser.parse(
             match.group(),
             languages=[table.dateparser_language],
@@ -375,7 +380,7 @@ def _read_times(
         )
         if parsed is not None:
             days.append(parsed.date())
-    for match in take_all(NUMERIC_DATE):
+    for match in numeric:
         days.extend(_numeric_date(match, today))
     if take_all(table.after_tomorrow):
         days.append(today + timedelta(days=2))
@@ -395,6 +400,9 @@ def _read_times(
             saturday = today - timedelta(days=1)
         week = (max(saturday, today), saturday + timedelta(days=2))
     for match in take_all(table.weekday):
+        # "el domingo 29 de marzo", "Sunday 29 March": the weekday is the date's own.
+        if any(re.fullmatch(r"[\s,]*", blank.text[match.end() : at]) for at in date_starts):
+            continue
         weekday = table.weekdays[match.group("day")]
         ahead = (weekday - today.weekday()) % 7
         if next_week and week is not None:

@@ -281,3 +281,7 @@ def test_a_bare_hour_after_to_is_no_time_when_the_booking_is_not_being_moved():
 )
 def test_a_boundary_is_a_window_on_its_day_and_a_refused_time_is_not_asked_for(message, expected):
     assert spans(message) == [(at(start), end and at(end)) for start, end in expected]
+
+
+def test_a_weekday_before_a_date_is_that_dates_not_another_day():
+    assert spans("Friday, 4 December at 10am") == [(at("2026-12-04 10:00"), None)]

@@ -443,3 +443,15 @@ def test_the_half_of_the_day_after_hours_and_minutes_says_which_half(message, ex
 )
 def test_a_boundary_is_a_window_on_its_day_and_a_refused_time_is_not_asked_for(message, expected):
     assert spans(message) == [(at(start), end and at(end)) for start, end in expected]
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("el miércoles 2 de diciembre a las 10", [("2026-12-02 10:00", None)]),
+        ("el domingo 28 de marzo", [("2027-03-28 00:00", "2027-03-29 00:00")]),
+        ("el lunes 30/11", [("2026-11-30 00:00", "2026-12-01 00:00")]),
+    ],
+)
+def test_a_weekday_before_a_date_is_that_dates_not_another_day(message, expected):
+    assert spans(message) == [(at(start), end and at(end)) for start, end in expected]
