@@ -49,12 +49,20 @@ def next_step(
     view: ConversationView, services: tuple[ServiceFact, ...], *, payment_link: bool = True
 ) -> str:
     """The one sentence every stage has: what the client can do next, in the active language."""
-    if view.pending_effect is not None and State(view.state) == State.CONFIRMED:
+    state = State(view.state)
+    # A card waiting for the press is the next step of a conversation about a booking: its own
+    # (confirmed), one chosen with nothing else begun (greeting), or one whose move it offers.
+    about_booking = state in (State.CONFIRMED, State.GREETING) or moving_booking(view)
+    if view.pending_effect is not None and about_booking:
         button = effect_button(view.pending_effect["action"])
         return gettext(
             "To go ahead, press “%(button)s”; or tell me if you've changed your mind."
         ) % {"button": button}
-    match State(view.state):
+    if state == State.GREETING and view.appointment is not None:
+        # A returning client's chosen booking (or their manage link's): they came about it,
+        # not to book, so they are not asked which service to book.
+        return gettext("Is there anything else I can help you with?")
+    match state:
         case State.GREETING:
             names = spoken_list([service.name for service in services])
             return gettext("Which service would you like to book? We offer %(services)s.") % {
@@ -89,6 +97,18 @@ def next_step(
             return gettext("A member of the team will reply to you here.")
         case State.EXPIRED:
             return gettext("This conversation has expired; please start a new one to book.")
+
+
+def moving_booking(view: ConversationView) -> bool:
+    """Whether the times of this conversation are for moving the booking it acts on rather than
+    for booking another: its own booking is confirmed (nothing more is booked in it), or one
+    chosen by a returning client is, and the times are for that booking's service with nothing
+    held. Only a confirmed booking moves."""
+    if view.appointment is None or view.appointment_status != "confirmed" or view.held:
+        return False
+    if State(view.state) == State.CONFIRMED:
+        return True
+    return view.service is not None and view.service.name == view.appointment_service
 
 
 def appointment_now(view: ConversationView, now: dt.datetime, time_zone: str) -> str:
@@ -418,13 +438,18 @@ def choices_for(narration: Narration) -> dict[str, Any]:
     after, zone = narration.after, narration.turn.time_zone
     state = State(after.state)
     choices: dict[str, Any] = {}
-    if state == State.GREETING:
+    # Beside a cancel, move or refund card the client is asked to press it, not to book.
+    effect_shown = narration.effect is not None and after.pending_effect == narration.effect
+    if state == State.GREETING and not effect_shown:
         choices["services"] = [
             {"id": s.id, "name": s.name, "minutes": s.minutes, "price": money(s.price)}
             for s in narration.turn.services
         ]
     offered = narration.slots or narration.alternatives
-    if offered and state in (State.SLOT_OFFERED, State.SERVICE_CHOSEN, State.SLOT_HELD):
+    # Times offered to move a booking are answered in words ("the first one", "Friday at 10"):
+    # a slot's button holds a time for a new booking.
+    bookable = state in (State.SLOT_OFFERED, State.SERVICE_CHOSEN, State.SLOT_HELD)
+    if offered and bookable and not moving_booking(after):
         length = dt.timedelta(minutes=after.service.minutes if after.service else 0)
         choices["slots"] = [
             {
@@ -449,7 +474,8 @@ def choices_for(narration: Narration) -> dict[str, Any]:
             "hold_expires": in_zone(after.hold_expires, zone) if after.hold_expires else None,
             "card": card_of(after),
         }
-    if narration.effect is not None and after.pending_effect == narration.effect:
+    if effect_shown:
+        assert narration.effect is not None
         choices["effect"] = {
             "action": narration.effect["action"],
             "label": effect_label(narration.effect, after, zone),

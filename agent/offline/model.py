@@ -7,11 +7,15 @@ and the guards still read its replies.
 
 How it proposes, in the order a message is read:
 - "a person", "human", "staff" … → escalate_to_human.
-- "cancel" with a booking made → cancel_appointment (of this conversation's appointment).
+- "cancel" with a booking made → cancel_appointment (of the appointment the conversation acts
+  on: its own, or the one a returning client chose or opened the chat from).
 - a verified returning client speaking of their booking ("cancel my appointment", "move it to
   12", "what time was I booked for?", "is it paid?") with none chosen yet → choose_appointment
   of their one upcoming booking here (then the cancel or the move); with several, a reply
   listing them by reference.
+- "move" of the upcoming confirmed booking acted on → reschedule_appointment to the exact time
+  named; with a day or no time, offer_slots of the booking's service to choose from (then a
+  time, or "the first one", moves it).
 - a service named → choose_service (unless already chosen).
 - an exact time → hold_slot (reschedule_appointment once booked); a day or a window →
   offer_slots for it; a service just chosen with no time → offer_slots from today.
@@ -43,15 +47,16 @@ from agent.conversation.telling import (
     appointment_now,
     booked_service,
     lapsed_words,
+    moving_booking,
     person_offer,
     refusal_told,
 )
 from agent.conversation.wording import local_label
 from agent.guards.ledger import Price
 from agent.guards.prices import format_price
-from agent.llm.base import Narration, Proposed, StepOutcome, TurnContext
+from agent.llm.base import ConversationView, Narration, Proposed, StepOutcome, TurnContext
 from agent.offline.languages import table_for
-from agent.offline.reading import Intent, read_pick
+from agent.offline.reading import Intent, TimeRequest, read_pick
 from agent.offline.unreadable import accepts_person, cannot_read
 
 # The words the model reads in the message itself ("a person", "the first one", "my booking",
@@ -87,6 +92,8 @@ class OfflineModel:
             return Proposed((refund,))
         if returning := self._returning(context):
             return returning
+        if move := self._move(context):
+            return Proposed(tuple(move))
         if self._unreadable(context):
             reason = "the assistant could not read the client's message"
             return Proposed(({"action": "offer_person", "reason": reason},))
@@ -135,7 +142,8 @@ class OfflineModel:
         if view.appointment or not view.client_appointments:
             return None
         about_my_booking = table_for(context.language).about_my_booking
-        if reading.intent != Intent.CANCEL and not about_my_booking.search(context.message):
+        asks = reading.intent == Intent.CANCEL or reading.requests  # cancel, move, refund
+        if not asks and not about_my_booking.search(context.message):
             return None
         upcoming = [
             each
@@ -170,11 +178,29 @@ class OfflineModel:
                 proposals.append(refund)
         elif reading.intent == Intent.CANCEL:
             proposals.append({"action": "cancel_appointment", "appointment": chosen.reference})
+        elif "move" in reading.requests and chosen.status == "confirmed":
+            service = _service_id(context, chosen.service)
+            proposals.extend(_moved_to(context, chosen.reference, service))
         elif exact and chosen.status == "confirmed":
             start = exact[0].isoformat()
             move = {"appointment": chosen.reference, "start": start}
             proposals.append({"action": "reschedule_appointment", **move})
         return Proposed(tuple(proposals))
+
+    def _move(self, context: TurnContext) -> list[dict[str, Any]]:
+        """The client asks to move the booking the conversation acts on — its own, or one
+        chosen (a returning client's, or the manage link's, which has no service chosen to
+        offer times of): to the time named, else times of its service to choose from."""
+        view, reading = context.conversation, context.reading
+        if "move" not in reading.requests or view.appointment is None:
+            return []
+        upcoming = view.appointment_start is not None and view.appointment_start > context.now
+        if view.appointment_status != "confirmed" or not upcoming:
+            return []  # the core's refusal of it is told when a time is named (_times)
+        service = _service_id(context, view.appointment_service)
+        if reading.service_ids and str(reading.service_ids[0]) != service:
+            return []  # another service named: a new booking, not this one moved
+        return _moved_to(context, view.appointment, service)
 
     def _unreadable(self, context: TurnContext) -> bool:
         view, reading = context.conversation, context.reading
@@ -193,25 +219,11 @@ class OfflineModel:
         if reading.times:
             asked = reading.times[0]
             if asked.exact:
-                start = asked.start.isoformat()
-                if view.appointment and view.appointment_status == "confirmed":
-                    action = {"appointment": view.appointment, "start": start}
-                    return [{"action": "reschedule_appointment", **action}]
-                return [{"action": "hold_slot", "service": service, "start": start}]
-            first = asked.start.astimezone(zone)
-            offer: dict[str, Any] = {
-                "action": "offer_slots",
-                "service": service,
-                "day": first.date().isoformat(),
-            }
-            if asked.end - asked.start < WHOLE_DAY:
-                last = asked.end.astimezone(zone)
-                offer["from_time"] = f"{first:%H:%M}"
-                offer["to_time"] = "23:59" if last.date() != first.date() else f"{last:%H:%M}"
-            return [offer]
+                return [_hold_or_move(view, service, asked.start)]
+            return [{"action": "offer_slots", "service": service, **_window(asked, zone)}]
         picked = self._picked(context)
         if picked is not None:
-            return [{"action": "hold_slot", "service": service, "start": picked.isoformat()}]
+            return [_hold_or_move(view, service, picked)]
         if chose or (view.state == "service_chosen" and not view.offered):
             return [{"action": "offer_slots", "service": service}]
         return []
@@ -308,6 +320,9 @@ class OfflineModel:
         if turn.reading.is_question:
             if narration.after.state in ("confirmed", "awaiting_payment"):
                 return ""  # the narration tells where the booking stands
+            about_my_booking = table_for(turn.language).about_my_booking.search(turn.message)
+            if narration.after.appointment_start is not None and about_my_booking:
+                return ""  # the booking acted on (a returning client's): its standing answers
             return gettext("I don't have that information, but a member of the team can tell you.")
         return gettext(
             "I can't do that from this chat. I can find a time and book it, or move or cancel "
@@ -366,7 +381,8 @@ class OfflineModel:
                     "when": local_label(after.appointment_start, zone)
                 }
             case "escalate_to_human":
-                return gettext("I've asked a member of the team to take over.")
+                # The next step says who replies, and where: said once.
+                return gettext("I've handed this conversation over.")
             case "offer_person":
                 return person_offer(narration)
             case "offer_price" if narration.price_answer is not None:
@@ -437,6 +453,35 @@ class OfflineModel:
                 }
 
 
+def _hold_or_move(view: ConversationView, service: str, start: dt.datetime) -> dict[str, Any]:
+    """A time the client named or picked: it moves the booking acted on while the times are for
+    moving it (``moving_booking``); else it is held for a new booking."""
+    if view.appointment is not None and moving_booking(view):
+        move = {"appointment": view.appointment, "start": start.isoformat()}
+        return {"action": "reschedule_appointment", **move}
+    return {"action": "hold_slot", "service": service, "start": start.isoformat()}
+
+
+def _moved_to(context: TurnContext, reference: str, service: str) -> list[dict[str, Any]]:
+    """A move of the booking ``reference``: to the exact time the client named, else open
+    times of its ``service`` on the day or window named (from today when none is)."""
+    asked = context.reading.times[0] if context.reading.times else None
+    if asked is not None and asked.exact:
+        move = {"appointment": reference, "start": asked.start.isoformat()}
+        return [{"action": "reschedule_appointment", **move}]
+    offer: dict[str, Any] = {"action": "offer_slots", "service": service}
+    if asked is not None:
+        offer.update(_window(asked, ZoneInfo(context.time_zone)))
+    return [offer]
+
+
+def _service_id(context: TurnContext, name: str) -> str:
+    """The business's service by its name, as a command names it (its id; else the name, which
+    the gates resolve or refuse)."""
+    ids = [service.id for service in context.services if service.name == name]
+    return str(ids[0]) if ids else name
+
+
 def _refund(reference: str, left: Decimal | None, reading: Any) -> dict[str, Any] | None:
     """A refund of what the client named, else of what is left of the deposit; the core's
     policy decides (window, already refunded, the business's maximum). Nothing to propose when
@@ -446,6 +491,18 @@ def _refund(reference: str, left: Decimal | None, reading: Any) -> dict[str, Any
     if amount is None or amount <= 0:
         return None
     return {"action": "refund", "appointment": reference, "amount": f"{amount:.2f}"}
+
+
+def _window(asked: TimeRequest, zone: ZoneInfo) -> dict[str, str]:
+    """The day (and the hours, for less than a whole day) of a time request, as offer_slots
+    names them."""
+    first = asked.start.astimezone(zone)
+    window = {"day": first.date().isoformat()}
+    if asked.end - asked.start < WHOLE_DAY:
+        last = asked.end.astimezone(zone)
+        window["from_time"] = f"{first:%H:%M}"
+        window["to_time"] = "23:59" if last.date() != first.date() else f"{last:%H:%M}"
+    return window
 
 
 def _stem(word: str) -> str:

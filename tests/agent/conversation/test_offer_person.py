@@ -181,7 +181,7 @@ def test_yes_to_the_offer_hands_the_conversation_to_the_team_and_alerts_the_owne
     conversation = Conversation.objects.get()
     assert conversation.state == "escalated"
     assert conversation.escalation_reason == "the client took up the offer of a person"
-    assert "I've asked a member of the team to take over." in answer["reply"]["text"]
+    assert "I've handed this conversation over." in answer["reply"]["text"]
     escalation = AuditEntry.objects.get(action="escalate_to_human")
     assert escalation.result == "EXECUTE"
     assert len(queued) == 1  # the owners' alert, queued once the turn committed

@@ -225,7 +225,7 @@ STAGES = {
     "escalated": (
         narration(ConversationView(state="escalated"), done("escalate_to_human")),
         {},
-        "He pedido a un miembro del equipo que le atienda.",
+        "He pasado esta conversación a una persona.",
     ),
 }
 
