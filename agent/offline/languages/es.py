@@ -26,9 +26,11 @@ MINUTE_WORDS = {
     "y veinticinco": 25, "menos cuarto": -15, "menos cinco": -5, "menos diez": -10,
     "menos veinte": -20, "menos veinticinco": -25,
 }  # fmt: skip
+# After a clock, "por la tarde" says the half of the day as "de la tarde" does ("las 2:30 por la
+# tarde" is 14:30).
 DAY_HALVES = {
     "de la manana": "am", "de la madrugada": "am", "de la tarde": "pm", "de la noche": "pm",
-    "del mediodia": "pm",
+    "del mediodia": "pm", "por la manana": "am", "por la tarde": "pm", "por la noche": "pm",
 }  # fmt: skip
 SHIFT = "|".join(word.replace(" ", r"\s+") for word in MINUTE_WORDS)
 HALF = "|".join(word.replace(" ", r"\s+") for word in DAY_HALVES)
@@ -282,7 +284,9 @@ SPANISH = ReadingTable(
             r"fecha|reserva|turno)|cambi(?:ar|a|e|ad)(?:la|lo|mela|melo)|mover(?:la|lo)?|"
             r"muev\w*|movamos|aplaz\w*|pospon\w*|pospus\w*|retrasar\w*|retrasala|"
             r"adelantar\w*|adelantala|otro\s+dia|otra\s+hora|otra\s+fecha|otro\s+momento|"
-            r"pas(?:ar|a|e|ad)(?:la|lo|mela|melo)\s+(?:a|al|para)|reprogram\w*)\b"
+            r"pas(?:ar|a|e|ad)(?:la|lo|mela|melo)\s+(?:a|al|para)|reprogram\w*"
+            # "¿me la puede pasar al 3?"
+            r"|(?:la|lo)\s+(?:\w+\s+)?pas(?:ar|as|a|e|ais|ariais|arias?)\s+(?:a|al|para))\b"
         ),
         "refund": re.compile(r"\b(?:devoluci\w*|reembols\w*|devolv\w*|devuelv\w*|reintegr\w*)"),
     },

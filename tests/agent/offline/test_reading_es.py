@@ -455,3 +455,22 @@ def test_a_boundary_is_a_window_on_its_day_and_a_refused_time_is_not_asked_for(m
 )
 def test_a_weekday_before_a_date_is_that_dates_not_another_day(message, expected):
     assert spans(message) == [(at(start), end and at(end)) for start, end in expected]
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("las 2:30 por la tarde", "2026-11-26 14:30"),
+        ("a las 9 por la noche", "2026-11-25 21:00"),
+        ("mañana a las 10 por la mañana", "2026-11-26 10:00"),
+    ],
+)
+def test_por_la_tarde_after_a_clock_says_its_half_of_the_day(message, expected):
+    assert spans(message) == [(at(expected), None)]
+
+
+def test_asking_for_it_to_be_passed_to_a_day_is_a_move_to_that_day():
+    reading = read("¿me la puede pasar al 3 a las 10?", booked_on=date(2026, 11, 27))
+
+    assert reading.requests == frozenset({"move"})
+    assert [(each.start, each.exact) for each in reading.times] == [(at("2026-12-03 10:00"), True)]
