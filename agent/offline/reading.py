@@ -425,6 +425,10 @@ def _read_times(
     if moving_on is not None and not clocks:
         moved = take_all(table.moved_to)
         clocks = [(clock, None) for match in moved if (clock := _hour(match)) is not None]
+    # "desde las 10 hasta las 12", "after 10am, before noon": one window between the two.
+    between = None
+    if [bound for _, bound in clocks] == ["after", "before"] and clocks[0][0] < clocks[1][0]:
+        between = (clocks[0][0], clocks[1][0])
     parts = take_all(table.daypart)
     part_words = _named(parts[0], "part") if parts else None
     daypart = table.daypart_words[" ".join(part_words.split())] if part_words else None
@@ -448,6 +452,11 @@ def _read_times(
         latest = [time(23, 59) if bound == "after" else clock for clock, bound in clocks]
         days = [_next_day_with(latest, window_on(today), local_now, time_zone)]
     for day in dict.fromkeys(days):
+        if between is not None:
+            start, end = (_at(day, clock, time_zone) for clock in between)
+            if end > local_now:
+                requests.append(TimeRequest(max(start, local_now), end, False))
+            continue
         if clocks:
             for clock, bound in clocks:
                 requests.extend(_clock_request(day, clock, bound, local_now, time_zone))

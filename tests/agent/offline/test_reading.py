@@ -285,3 +285,7 @@ def test_a_boundary_is_a_window_on_its_day_and_a_refused_time_is_not_asked_for(m
 
 def test_a_weekday_before_a_date_is_that_dates_not_another_day():
     assert spans("Friday, 4 December at 10am") == [(at("2026-12-04 10:00"), None)]
+
+
+def test_from_one_clock_until_another_is_one_window_between_them():
+    assert spans("friday from 9am until 11am") == [(at("2026-11-27 09:00"), at("2026-11-27 11:00"))]

@@ -474,3 +474,9 @@ def test_asking_for_it_to_be_passed_to_a_day_is_a_move_to_that_day():
 
     assert reading.requests == frozenset({"move"})
     assert [(each.start, each.exact) for each in reading.times] == [(at("2026-12-03 10:00"), True)]
+
+
+def test_from_one_clock_until_another_is_one_window_between_them():
+    assert spans("el viernes desde las 10 hasta las 12") == [
+        (at("2026-11-27 10:00"), at("2026-11-27 12:00"))
+    ]
