@@ -25,7 +25,8 @@ Choices a reader should know:
 * A clock after a boundary word is a window on its day, not a time: "before 12", "antes de las
   12", "hasta las 11" from the day's start to it; "after 10am", "después de las 10", "a partir
   de las 11" from it to the day's end (the core offers what is open in it). "Hasta las 11 no
-  puedo" turns round (after 11). A clock said not to suit ("pero no a las 10", "not at 10") is
+  puedo" turns round (after 11); "desde las 10 hasta las 12", "from 9am until 11am" is the
+  window between them. A clock said not to suit ("pero no a las 10", "not at 10") is
   not asked for. English "after 10" without am/pm is no clock, as "10" alone is not.
 * An hour without am/pm after "at" ("at 3", "a las 3") is read as business hours: 1–7 are
   afternoon; "a las 5 de la tarde" says which half itself. "14.30" is not a time (it may be
