@@ -29,8 +29,9 @@ Choices a reader should know:
   window between them. A clock said not to suit ("pero no a las 10", "not at 10") is
   not asked for. English "after 10" without am/pm is no clock, as "10" alone is not.
 * An hour without am/pm after "at" ("at 3", "a las 3") is read as business hours: 1–7 are
-  afternoon; "a las 5 de la tarde" says which half itself. "14.30" is not a time (it may be
-  money); "14:30", "14h30", "14h", "2:30pm" are.
+  afternoon; "a las 5 de la tarde", "a las 2:30 por la tarde" say which half themselves.
+  "14.30" is not a time (it may be money), but "a las 12.30" is; "14:30", "14h30", "14h",
+  "2:30pm" are.
 * Wall times are built in the zone on that day (``datetime.combine`` with the ZoneInfo), so
   10:00 the day after spring-forward is 10:00 summer time; a wall time that does not exist
   (inside the skipped hour) is moved forward through UTC.
