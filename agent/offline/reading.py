@@ -477,9 +477,12 @@ def _bound(match: re.Match[str], said: str, table: ReadingTable) -> str | None:
     "until 11am") or "after" ("después de las 10", "from 10am"); None for a time asked for.
     A boundary said not to suit turns round: "hasta las 11 no puedo" is after 11."""
     hour_at = next(
-        match.start(name)
-        for name, value in match.groupdict().items()
-        if value is not None and name.startswith(("hour", "bare", "named"))
+        (
+            match.start(name)
+            for name, value in match.groupdict().items()
+            if value is not None and name.startswith(("hour", "bare", "named"))
+        ),
+        match.start(),
     )
     before_hour = said[:hour_at]
     bound = (
