@@ -142,7 +142,9 @@ class OfflineModel:
         if view.appointment or not view.client_appointments:
             return None
         about_my_booking = table_for(context.language).about_my_booking
-        asks = reading.intent == Intent.CANCEL or reading.requests  # cancel, move, refund
+        # "cancel", or a move or refund asked before any booking is begun here ("another day"
+        # while booking is about the times offered, not about a booking made before).
+        asks = reading.intent == Intent.CANCEL or (reading.requests and view.service is None)
         if not asks and not about_my_booking.search(context.message):
             return None
         upcoming = [
@@ -197,6 +199,8 @@ class OfflineModel:
         upcoming = view.appointment_start is not None and view.appointment_start > context.now
         if view.appointment_status != "confirmed" or not upcoming:
             return []  # the core's refusal of it is told when a time is named (_times)
+        if view.held or (view.service and view.service.name != view.appointment_service):
+            return []  # another booking in the making: "another day" is about its times
         service = _service_id(context, view.appointment_service)
         if reading.service_ids and str(reading.service_ids[0]) != service:
             return []  # another service named: a new booking, not this one moved

@@ -18,6 +18,7 @@ from tests.agent.conversation.test_returning_client import (  # noqa: F401
     booked_on_the_page,
     verified,
 )
+from tests.factories import ServiceFactory
 
 pytestmark = pytest.mark.usefixtures("frozen_now", "tasks_run_at_once")
 
@@ -252,3 +253,27 @@ def test_a_hand_over_is_told_once(shop, visit, lang, text, told):
 
     assert handed.conversation.state == "escalated"
     assert handed.reply.text == told
+
+
+@pytest.mark.parametrize(
+    ("lang", "colour", "another_day"),
+    [
+        ("en", "a colour please", "can we do another day, Friday?"),
+        ("es", "un color, por favor", "¿podemos otro día, el viernes?"),
+    ],
+)
+def test_another_day_while_booking_another_service_is_about_its_times_not_the_booking_made(
+    shop, visit, opened, lang, colour, another_day
+):
+    ServiceFactory(business=shop, name="Colour" if lang == "en" else "Color", duration_minutes=60)
+    speaking(shop, lang)
+    token = opened()
+    say(token, colour)
+
+    offered = say(token, another_day)
+
+    assert [o.action for o in offered.outcomes] == ["offer_slots"]
+    assert offered.conversation.service.name != "Haircut"
+    assert offered.conversation.offered
+    assert all(at.startswith(FRIDAY.isoformat()) for at in offered.conversation.offered[:2])
+    assert "slots" in offered.reply.choices  # a new booking's times: its buttons hold them
