@@ -371,8 +371,14 @@ class OfflineModel:
                 return gettext("Your booking is confirmed: %(when)s.") % {
                     "when": local_label(after.appointment_start, zone)
                 }
-            case "confirm_booking":
+            case "confirm_booking" if after.state == "awaiting_payment":
                 return gettext("This time is kept for you until the deposit is paid.")
+            case "confirm_booking":
+                # Booked, then released: no checkout could be opened, so nothing is kept.
+                return gettext(
+                    "Payments are unavailable at the moment, so nothing was booked. Please try "
+                    "again in a little while."
+                )
             case "choose_appointment":
                 # The returning client's booking, as it stands: what they came to ask about.
                 return appointment_now(after, narration.turn.now, zone) or None

@@ -75,6 +75,9 @@ def test_a_retry_after_payments_failed_is_not_answered_as_booked(shop, fake_stri
     failed = confirm(token, key="pay-1")
     assert failed.executed[0].payments_unavailable
     assert Appointment.objects.get().status == AppointmentStatus.EXPIRED
+    # Told truly: nothing is kept for the client (the appointment was released).
+    assert "kept for you" not in failed.reply.text
+    assert "Payments are unavailable at the moment, so nothing was booked." in failed.reply.text
     turn_take(token=token, text="again", model=ScriptedModel([Proposed((HOLD_TEN,))]))
 
     with pytest.raises(IdempotencyConflict):
