@@ -212,6 +212,11 @@ def effect_run(conversation: Conversation, structured: Structured, now: dt.datet
                 conversation.appointment = rescheduled
             else:
                 conversation.subject = rescheduled
+                if conversation.appointment is None and conversation.held_start is None:
+                    # The times offered were for this move, and it is done: nothing else was
+                    # being booked, so the chat is back to its start, the booking chosen.
+                    conversation.offered = []
+                    conversation.service = None
             return Executed(APPROVED)
         case Refund():
             verdict, moved = refund_execute(

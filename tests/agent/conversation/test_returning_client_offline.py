@@ -277,3 +277,30 @@ def test_another_day_while_booking_another_service_is_about_its_times_not_the_bo
     assert offered.conversation.offered
     assert all(at.startswith(FRIDAY.isoformat()) for at in offered.conversation.offered[:2])
     assert "slots" in offered.reply.choices  # a new booking's times: its buttons hold them
+
+
+@pytest.mark.parametrize(
+    ("lang", "move", "first", "after"),
+    [
+        (
+            "en",
+            "move my appointment",
+            "the first one",
+            "Is there anything else I can help you with?",
+        ),
+        ("es", "cambiar mi cita", "la primera", "¿Puedo ayudarle en algo más?"),
+    ],
+)
+def test_once_a_chosen_booking_is_moved_the_times_offered_for_it_are_done_with(
+    shop, visit, lang, move, first, after
+):
+    speaking(shop, lang)
+    token = from_the_manage_link(visit)
+    say(token, move)
+    prepared = say(token, first)
+    card = prepared.reply.choices["effect"]["card"]
+
+    moved = conversation_confirm(token=token, idempotency_key="press", card=card)
+
+    assert moved.conversation.offered == []
+    assert moved.reply.text.endswith(after)
