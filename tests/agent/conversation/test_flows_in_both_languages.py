@@ -162,9 +162,7 @@ def test_a_deposit_is_refunded_inside_the_window(place, fake_stripe, lang):
     assert payment.amount_refunded == payment.amount
 
 
-def test_a_refund_outside_the_window_is_refused_with_the_policys_reason(
-    place, fake_stripe, lang
-):
+def test_a_refund_outside_the_window_is_refused_with_the_policys_reason(place, fake_stripe, lang):
     token, payment = paid(place, fake_stripe, lang)
     late = TEN + dt.timedelta(days=place.refund_window_days + 2)
 
