@@ -82,7 +82,7 @@ def test_make_demo_ends_with_a_stable_sign_in_and_the_booking_page(venv):
 
     seed = next(line for line in planned if "manage.py seed_demo" in line)
     assert seed.endswith("seed_demo --password 'studio-lumen-demo'")
-    sign_in, book = planned[-9:-3], planned[-3:]
+    sign_in, book = planned[-10:-4], planned[-4:]
     assert "Sign in to the owner" in sign_in[0]
     assert "http://127.0.0.1:8000/admin/" in sign_in[1]
     assert "owner" in sign_in[2]
@@ -92,4 +92,5 @@ def test_make_demo_ends_with_a_stable_sign_in_and_the_booking_page(venv):
     assert f"http://127.0.0.1:8000{reverse('admin:analytics')}" in sign_in[5]
     assert "Book as a client" in book[0]
     assert "http://localhost:8000/b/studio-lumen/" in book[1]
-    assert "http://127.0.0.1:8000/embed-example/" in book[2]
+    assert "http://localhost:8000/b/clinica-sol/" in book[2]  # the assistant speaks Spanish
+    assert "http://127.0.0.1:8000/embed-example/" in book[3]
