@@ -170,6 +170,10 @@ def axe_violations() -> Callable[[Page], list[dict]]:
     source = AXE.read_text()
 
     def run(page: Page) -> list[dict]:
+        # Judged once the page's own scripts have run: a form posted and shown again may still be
+        # loading when its text is visible, and the dashboard's sidebar is hidden until its
+        # script opens it (a scrollable region with nothing focusable, to axe, in between).
+        page.wait_for_load_state("load")
         if not page.evaluate("() => typeof window.axe === 'object'"):
             page.evaluate(source)
         found = page.evaluate(
