@@ -14,10 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from babel import Locale, UnknownLocaleError
 from babel.numbers import get_decimal_symbol
-from django.utils.translation import get_language, gettext, gettext_noop, to_locale
+from django.utils.translation import gettext, gettext_noop
 
+from ordina.locales import babel_locale
 from payments.models import PaymentStatus
 
 REFUNDABLE = frozenset({PaymentStatus.PAID, PaymentStatus.PARTIALLY_REFUNDED})
@@ -124,8 +124,4 @@ def _written(value: object) -> str:
     ("40,01"), every digit as given (a refusal of "12.345" must show what was asked)."""
     if not isinstance(value, Decimal):
         return str(value)
-    try:
-        locale = Locale.parse(to_locale(get_language() or "en"))
-    except (ValueError, UnknownLocaleError):
-        return str(value)
-    return str(value).replace(".", get_decimal_symbol(locale))
+    return str(value).replace(".", get_decimal_symbol(babel_locale()))

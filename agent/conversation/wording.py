@@ -10,12 +10,12 @@ from __future__ import annotations
 import datetime as dt
 from zoneinfo import ZoneInfo
 
-from babel import Locale, UnknownLocaleError
 from babel.dates import format_date
 from babel.lists import format_list
-from django.utils.translation import get_language, gettext, to_locale
+from django.utils.translation import gettext
 
 from agent.guards.sentences import human_list
+from ordina.locales import babel_locale
 
 
 def local_label(moment: dt.datetime, time_zone: str) -> str:
@@ -39,25 +39,16 @@ def day_label(day: dt.date) -> str:
 def spoken_list(items: list[str]) -> str:
     """Several things in one phrase: "a, b and c" in English (the house style, no comma before
     "and"), as Babel (CLDR) lists them in any other language ("a, b y c")."""
-    locale = client_locale()
+    locale = babel_locale()
     if locale.language == "en":
         return human_list(items)
     return format_list(items, locale=locale) if items else ""
 
 
 def _day_parts(day: dt.date) -> dict[str, str]:
-    locale = client_locale()
+    locale = babel_locale()
     return {
         "weekday": format_date(day, "EEEE", locale=locale),
         "day": str(day.day),
         "month": format_date(day, "MMMM", locale=locale),
     }
-
-
-def client_locale() -> Locale:
-    """Babel's locale for the active language ("es" → es, "en-us" → en_US); English when no
-    language is active or Babel knows none of it."""
-    try:
-        return Locale.parse(to_locale(get_language() or "en"))
-    except (ValueError, UnknownLocaleError):
-        return Locale("en")

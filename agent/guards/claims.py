@@ -16,14 +16,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from babel import Locale, UnknownLocaleError
 from babel.lists import format_list
 from django.utils import translation
-from django.utils.translation import get_language, gettext, pgettext, to_locale
+from django.utils.translation import get_language, gettext, pgettext
 
 from agent.guards.ledger import GuardResult, Rewrite, TurnFacts
 from agent.guards.reading import language_of, plain, unreadable
 from agent.guards.sentences import drop_sentences, human_list, join_sentences, sentences
+from ordina.locales import babel_locale
 
 # --------------------------------------------------------------------------- (5) missing fields
 
@@ -79,10 +79,7 @@ def _details_list(fields: tuple[str, ...]) -> str:
     language = (get_language() or "en").split("-")[0]
     if language == "en" or len(named) <= 1:
         return human_list(named)
-    try:
-        return format_list(named, locale=Locale.parse(to_locale(language)))
-    except (ValueError, UnknownLocaleError):
-        return human_list(named)
+    return format_list(named, locale=babel_locale(language))
 
 
 # --------------------------------------------------------------------------- booking claims

@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
-from babel import Locale, UnknownLocaleError
 from babel.numbers import format_currency
-from django.utils.translation import get_language, to_locale
+from django.utils.translation import get_language
 
 from agent.guards.ledger import Price
+from ordina.locales import babel_locale
 
 SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "US$": "USD"}
 # How the core writes a currency in English: its symbol before the amount, else its code after.
@@ -92,8 +92,4 @@ def format_price(price: Price, language: str | None = None) -> str:
         symbol = ENGLISH_SYMBOLS.get(price.currency)
         amount = f"{price.amount:.2f}"
         return f"{symbol}{amount}" if symbol else f"{amount} {price.currency}"
-    try:
-        locale = Locale.parse(to_locale(language))
-    except (ValueError, UnknownLocaleError):
-        locale = Locale("en")
-    return format_currency(price.amount, price.currency, locale=locale)
+    return format_currency(price.amount, price.currency, locale=babel_locale(language))

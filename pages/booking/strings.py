@@ -9,7 +9,7 @@ from django.utils.dates import MONTHS, WEEKDAYS, WEEKDAYS_ABBR
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from pages.money import active_locale
+from ordina.locales import babel_locale
 
 
 def progress_steps() -> list[tuple[str, str]]:
@@ -144,5 +144,5 @@ def calendar_names() -> dict[str, list[str]]:
         "months": [str(MONTHS[month]) for month in range(1, 13)],
         # Babel's, not Django's: Django's are lower-case in every language, while English
         # writes "Dec" and Spanish "dic".
-        "monthsShort": list(get_month_names("abbreviated", locale=active_locale()).values()),
+        "monthsShort": list(get_month_names("abbreviated", locale=babel_locale()).values()),
     }
