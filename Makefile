@@ -30,7 +30,7 @@ DEMO_DB := var/ordina.sqlite3
 DEMO_PASSWORD ?= studio-lumen-demo
 
 demo: venv
-	@mkdir -p var && rm -f $(DEMO_DB)
+	@mkdir -p var && rm -f $(DEMO_DB) && rm -rf var/broker
 	DATABASE_URL= $(PY) manage.py migrate --noinput -v 0
 	DATABASE_URL= $(PY) manage.py seed_demo --password '$(DEMO_PASSWORD)'
 	DATABASE_URL= $(PY) manage.py demo_chat
@@ -40,7 +40,7 @@ demo: venv
 	@printf '  password             %s\n' '$(DEMO_PASSWORD)'
 	@printf '  the calendar         http://127.0.0.1:8000/admin/bookings/appointment/calendar/\n'
 	@printf '  the booking funnel   http://127.0.0.1:8000/admin/analytics/\n'
-	@printf '\nBook as a client (after make run)\n'
+	@printf '\nBook as a client (after make run: the server, a worker sending the emails, and beat)\n'
 	@printf '  the booking page     http://localhost:8000/b/studio-lumen/\n'
 	@printf '  in Spanish           http://localhost:8000/b/clinica-sol/  (owner: clinica, same password)\n'
 	@printf '  embedded on a site   http://127.0.0.1:8000/embed-example/\n'
@@ -49,8 +49,11 @@ demo: venv
 # (ordina.wsgi, ordina.asgi, celery -A ordina) default to production.
 LOCAL := DJANGO_SETTINGS_MODULE=ordina.settings.local
 
+# The web server, a Celery worker and beat together (Procfile.dev, run by honcho), so
+# reminders and codes are sent and holds swept while you try it; Ctrl-C stops all three.
 run: venv
-	$(LOCAL) $(PY) manage.py runserver
+	@mkdir -p var
+	$(LOCAL) PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/honcho --procfile Procfile.dev start
 
 worker: venv
 	$(LOCAL) $(VENV)/bin/celery -A ordina worker --loglevel=INFO

@@ -58,6 +58,7 @@ from bookings.api.lookups import SLUG, business_or_404
 from bookings.api.public import SLUG_PARAMETER, PublicApi
 from bookings.models import Business
 from bookings.tokens import calendar_url, manage_url
+from ordina.client_address import client_address
 
 TRANSCRIPT_LIMIT = 200  # messages returned when a conversation is read back
 CONVERSATION_TOKEN = OpenApiParameter(
@@ -330,7 +331,7 @@ class ConversationMessageApi(ConversationApi):
             result = turn_take(
                 token=token,
                 text=body.validated_data["text"],
-                address=request.META.get("REMOTE_ADDR"),
+                address=client_address(request),
             )
         except ConversationNotFound:
             raise NotFound() from None
@@ -432,7 +433,7 @@ class ClientActionApi(ConversationApi):
 
     def answered(self, request: Request, action) -> Response:
         try:
-            result = action(address=request.META.get("REMOTE_ADDR"))
+            result = action(address=client_address(request))
         except ConversationNotFound:
             raise NotFound() from None
         except TurnInProgress:

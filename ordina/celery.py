@@ -11,8 +11,12 @@ import os
 
 from celery import Celery
 
+from ordina.liveness import WorkerHeartbeat
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ordina.settings.production")
 
 app = Celery("ordina")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# The worker's heartbeat file, read by its liveness check (ordina.liveness).
+app.steps["worker"].add(WorkerHeartbeat)

@@ -11,19 +11,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from bookings.services import hold_slot
+from ordina.client_address import client_address
 
 from .errors import error_responses
 from .fields import InstantField, holder_field
 from .lookups import bookable_service_or_404, business_or_404
-from .public import SLUG_PARAMETER, PublicApi, PublicRateThrottle
-
-
-def client_address(request: Request) -> str:
-    """The address the rate limit counts the request by: the connecting address (REMOTE_ADDR),
-    or, behind as many trusted proxies as REST_FRAMEWORK's NUM_PROXIES says, the client they
-    report. With NUM_PROXIES 0 (the default) no X-Forwarded-For is believed. A server that
-    reports no address at all gets "": its requests then share one allowance, never none."""
-    return PublicRateThrottle().get_ident(request) or ""
+from .public import SLUG_PARAMETER, PublicApi
 
 
 class HoldCreateApi(PublicApi):

@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     "axes",
     "csp",
     "corsheaders",
+    "django_guid",
     "bookings",
     "payments",
     "agent",
@@ -42,6 +43,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # The health endpoints answer before anything else reads the request (ordina.health).
+    "ordina.health.HealthMiddleware",
+    # A request id for every log line of the request and the tasks it queues (django-guid).
+    "django_guid.middleware.guid_middleware",
     # Outermost, so a database failure anywhere below it (a view, the session, the dashboard's
     # time zone) answers 503 rather than a 500 page (ordina.database_unavailable).
     "ordina.database_unavailable.DatabaseUnavailableMiddleware",
@@ -182,10 +187,27 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "var" / "static"
+# Where `collectstatic` gathers the files the web process serves (whitenoise).
+STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "var" / "static")
 # Uploaded files (the knowledge base's documents). Never served as public URLs: they are read by
 # the server only.
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=BASE_DIR / "var" / "media")
+
+# --- who the client is behind a load balancer ----------------------------------------------
+# How many proxies in front of Ordina append the address they were reached from to
+# X-Forwarded-For (a load balancer: 1). 0 trusts no X-Forwarded-For at all. Every per-client
+# limit (the API's rate, holds per address, the sign-in lock-out) reads the client from it
+# (ordina.client_address).
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+if TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured(
+        f"TRUSTED_PROXY_COUNT must be 0 or more (got {TRUSTED_PROXY_COUNT})."
+    )
+AXES_CLIENT_IP_CALLABLE = "ordina.client_address.client_address"
+
+# --- health checks (ordina.health) ----------------------------------------------------------
+# The longest a readiness probe waits for the database, the cache, the broker and the migrations.
+HEALTH_CHECK_SECONDS = env.float("HEALTH_CHECK_SECONDS", default=2.0)
 
 # --- API ------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -193,9 +215,9 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_THROTTLE_RATES": {"public": env.str("PUBLIC_API_RATE", default="120/minute")},
-    # Throttle by the connecting address only: with None, DRF would trust whatever
-    # X-Forwarded-For a client sends and anyone could step around the rate limit.
-    "NUM_PROXIES": 0,
+    # The same client as every other limit (ordina.client_address): with None, DRF would trust
+    # whatever X-Forwarded-For a client sends and anyone could step around the rate limit.
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
 # How many live holds one client address (an IPv6 client's /64) may have at one business: with
 # the rate limit alone, one address could hold a whole day and turn every other client away.
@@ -236,6 +258,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "sync-calendars": {"task": "reminders.tasks.sync_calendars", "schedule": 900.0},
     "sweep-knowledge-reads": {"task": "knowledge.tasks.sweep_knowledge_reads", "schedule": 120.0},
 }
+# Beat's scheduler touches its heartbeat file on every tick (ordina.liveness); its record of
+# last runs is kept with the project's other local files, not in the working directory.
+CELERY_BEAT_SCHEDULER = "ordina.liveness:HeartbeatScheduler"
+CELERY_BEAT_SCHEDULE_FILENAME = env.str(
+    "CELERY_BEAT_SCHEDULE_FILENAME", default=str(BASE_DIR / "var" / "celerybeat-schedule")
+)
 # A dispatcher's claim on due reminders: a claim older than this (its worker died) is taken
 # again. It must outlast sending one batch, or a slow batch is sent twice.
 REMINDERS_LEASE_SECONDS = env.int("REMINDERS_LEASE_SECONDS", default=300)
