@@ -1,10 +1,14 @@
+import os
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from django.test import Client as HttpClient
 
 from tests.factories import PASSWORD
-from tests.servers import Server
+from tests.servers import ROOT, ProductionServer, Server, production_env
 
 
 @pytest.fixture
@@ -27,6 +31,48 @@ def servers(tmp_path) -> Iterator[Callable[..., Server]]:
 
     def start(env: dict[str, str] | None = None) -> Server:
         server = Server(tmp_path / f"server-{len(started)}.log", env)
+        started.append(server)
+        server.wait_ready()
+        return server
+
+    try:
+        yield start
+    finally:
+        for server in started:
+            server.kill()
+
+
+@pytest.fixture(scope="session")
+def collected_static(tmp_path_factory) -> Path:
+    """The static files gathered once per test process, as the release step gathers them
+    (``collectstatic`` on the production settings: hashed names, compressed copies)."""
+    root = tmp_path_factory.mktemp("static")
+    env = production_env(static_root=root, mail_dir=root)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
+        cwd=ROOT,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    return root
+
+
+@pytest.fixture
+def production_servers(tmp_path, collected_static) -> Iterator[Callable[..., ProductionServer]]:
+    """Starts gunicorn on the production settings on demand (``production_servers(workers=2,
+    NAME=value…)``, each on a port of its own, as separate machines would be), on the test
+    database; their mail lands in ``tmp_path / "mail"``. Kills every one at the end."""
+    started: list[ProductionServer] = []
+    mail_dir = tmp_path / "mail"
+    mail_dir.mkdir(exist_ok=True)
+
+    def start(workers: int = 2, **overrides: str) -> ProductionServer:
+        env = production_env(static_root=collected_static, mail_dir=mail_dir, **overrides)
+        server = ProductionServer(tmp_path / f"gunicorn-{len(started)}.log", env, workers)
         started.append(server)
         server.wait_ready()
         return server

@@ -1,5 +1,7 @@
-"""Real ``manage.py runserver`` processes on the pytest test database, for tests that kill a
-server (SIGKILL: nothing is flushed, closed or finished) and carry on with another.
+"""Real server processes on the pytest test database: ``manage.py runserver`` on the test
+settings, for tests that kill a server (SIGKILL: nothing is flushed, closed or finished) and
+carry on with another; and gunicorn on the production settings (``ProductionServer``), as a
+deployment serves Ordina, for tests of serving itself and of several machines at once.
 
 They live in real time (time cannot be moved for another process), so every wait on them has a
 deadline, and the ``servers`` fixture (tests/conftest.py) kills each one in a ``finally``
@@ -9,6 +11,7 @@ whatever happens.
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -44,8 +47,13 @@ class Server:
             "PYTHONUNBUFFERED": "1",
             **(env or {}),
         }
-        command = [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{self.port}"]
-        with log_path.open("wb") as log:
+        self.start(self.command(), server_env)
+
+    def command(self) -> list[str]:
+        return [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{self.port}"]
+
+    def start(self, command: list[str], server_env: dict[str, str]) -> None:
+        with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
                 command,
                 cwd=ROOT,
@@ -79,3 +87,54 @@ class Server:
         if self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait(STOP_SECONDS)
+
+
+def production_env(*, static_root: Path, mail_dir: Path, **overrides: str) -> dict[str, str]:
+    """The environment of a production process on the test database and the local Redis: every
+    secret the production settings require, made up; plain HTTP on loopback (no HTTPS
+    redirect); mail written to files in ``mail_dir``, where a test reads it."""
+    return {
+        "DJANGO_SETTINGS_MODULE": "ordina.settings.production",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DATABASE_URL": current_database_url(),
+        "CACHE_URL": "redis://127.0.0.1:6379/14",
+        "CELERY_BROKER_URL": "redis://127.0.0.1:6379/15",
+        "EMAIL_URL": f"filemail://{mail_dir}",
+        "STRIPE_SECRET_KEY": "sk_test_ordina_unset",
+        "STRIPE_WEBHOOK_SECRET": "whsec_ordina_unset",
+        "STRIPE_API_BASE": "http://127.0.0.1:9",
+        "PAYMENTS_INTERNAL_SECRET": secrets.token_urlsafe(32),
+        "SECURE_SSL_REDIRECT": "false",
+        "STATIC_ROOT": str(static_root),
+        "ORDINA_MODEL": "offline",
+        **overrides,
+    }
+
+
+class ProductionServer(Server):
+    """gunicorn, as the Procfile's web process runs it (``ordina.gunicorn``), on the production
+    settings (``production_env``) with ``workers`` workers, on a port of its own."""
+
+    def __init__(self, log_path: Path, env: dict[str, str], workers: int = 2) -> None:
+        self.port = free_port()
+        self.log_path = log_path
+        server_env = {
+            **os.environ,
+            **env,
+            "PORT": str(self.port),
+            "WEB_BIND": "127.0.0.1",
+            "WEB_CONCURRENCY": str(workers),
+            "PYTHONUNBUFFERED": "1",
+        }
+        self.start(self.command(), server_env)
+
+    def command(self) -> list[str]:
+        return [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--config",
+            "python:ordina.gunicorn",
+            "ordina.wsgi",
+        ]
