@@ -246,10 +246,15 @@ CELERY_TASK_TIME_LIMIT = 300
 CELERY_TASK_SOFT_TIME_LIMIT = 240
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# How often beat asks a worker to send the reminders that are due.
+REMINDERS_DISPATCH_SECONDS = env.float("REMINDERS_DISPATCH_SECONDS", default=60.0)
 # The one beat schedule: fixed times, none of them the model's to choose. Each task takes no
 # arguments, claims its own work from the database and is safe to run twice.
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
-    "dispatch-reminders": {"task": "reminders.tasks.dispatch_reminders", "schedule": 60.0},
+    "dispatch-reminders": {
+        "task": "reminders.tasks.dispatch_reminders",
+        "schedule": REMINDERS_DISPATCH_SECONDS,
+    },
     "release-expired-holds-and-unpaid": {
         "task": "reminders.tasks.release_expired",
         "schedule": 60.0,

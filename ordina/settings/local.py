@@ -1,5 +1,7 @@
 """The demo and local development: the embedded SQLite file unless DATABASE_URL says otherwise."""
 
+from pathlib import Path
+
 from .base import *  # noqa: F403
 from .base import BASE_DIR, DATABASE_URL, env
 
@@ -15,7 +17,7 @@ KNOWLEDGE_READ_INLINE = env.bool("KNOWLEDGE_READ_INLINE", default=not DATABASE_U
 # like the embedded database, nothing needs installing. It suits one machine only; a
 # deployment names its Redis in CELERY_BROKER_URL.
 if not env.str("CELERY_BROKER_URL", default="").strip():
-    LOCAL_BROKER_DIR = BASE_DIR / "var" / "broker"
+    LOCAL_BROKER_DIR = Path(env.str("LOCAL_BROKER_DIR", default=str(BASE_DIR / "var" / "broker")))
     LOCAL_BROKER_DIR.mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://localhost//"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
