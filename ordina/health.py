@@ -16,6 +16,7 @@ session, and the API's rate limit.
 
 import json
 import logging
+import time
 import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -54,8 +55,10 @@ def check_cache() -> None:
 def check_broker() -> None:
     from ordina.celery import app  # the Celery app is only needed by this check
 
+    # One attempt: kombu sleeps two seconds before a retry, past the probe's deadline, so a
+    # refused connection would read as "timed out" rather than as the error it is.
     with app.connection_for_write() as connection:
-        connection.ensure_connection(max_retries=1, timeout=settings.HEALTH_CHECK_SECONDS)
+        connection.ensure_connection(max_retries=0, timeout=settings.HEALTH_CHECK_SECONDS)
 
 
 # Once every migration is applied, it stays applied for this process's code: the answer is kept
@@ -95,13 +98,16 @@ def readiness(checks: dict[str, Callable[[], None]], seconds: float) -> dict[str
     """Each check's result, ``"ok"``, ``"timed out"``, ``"failed: <ErrorClass>"`` or, for a
     check's own finding, ``"failed: <finding>"``; all run
     at once and waited on for ``seconds`` in all."""
+    deadline = time.monotonic() + seconds
     pool = ThreadPoolExecutor(max_workers=len(checks), thread_name_prefix="health")
     futures = {name: pool.submit(_run, check) for name, check in checks.items()}
     results: dict[str, str] = {}
     try:
         for name, future in futures.items():
             try:
-                future.result(timeout=seconds)
+                # What is left of the one deadline: waiting ``seconds`` on each in turn would
+                # let two hanging checks take twice as long.
+                future.result(timeout=max(0.0, deadline - time.monotonic()))
                 results[name] = "ok"
             except FutureTimeout:
                 results[name] = "timed out"

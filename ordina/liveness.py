@@ -3,8 +3,9 @@
 
 A worker touches ``<HEARTBEAT_DIR>/worker`` from its own timer, so a worker whose loop is stuck
 stops touching it; beat touches ``<HEARTBEAT_DIR>/beat`` on every tick of its scheduler, which
-wakes at least every ``BEAT_WAKE_SECONDS``. A process that stops cleanly removes its file. The
-check needs neither Django nor the broker: a supervisor can run it every few seconds.
+wakes at least as often: every ``HEARTBEAT_SECONDS`` (default 10). A process that stops cleanly
+removes its file. The check needs neither Django nor the broker: a supervisor can run it every
+few seconds.
 
 ``HEARTBEAT_DIR`` (default ``var/heartbeat`` in the project) must be one directory per worker
 or beat process: a container has its own, and two processes on one machine are given two.
@@ -20,10 +21,18 @@ from celery.beat import PersistentScheduler
 
 ROLES = ("worker", "beat")
 # How often a worker touches its file, and the longest beat sleeps between two ticks.
-HEARTBEAT_SECONDS = 10.0
-BEAT_WAKE_SECONDS = 10.0
+DEFAULT_HEARTBEAT_SECONDS = 10.0
 # A file older than this means the process is not alive (several missed beats, not one).
 STALE_SECONDS = 60.0
+
+
+def heartbeat_seconds() -> float:
+    """``HEARTBEAT_SECONDS`` from the environment: read when a process starts, so a test can
+    watch a heartbeat being renewed within a second or two rather than ten."""
+    seconds = float(os.environ.get("HEARTBEAT_SECONDS") or DEFAULT_HEARTBEAT_SECONDS)
+    if seconds <= 0:
+        raise ValueError(f"HEARTBEAT_SECONDS must be more than 0 (got {seconds:g}).")
+    return seconds
 
 
 def heartbeat_dir() -> Path:
@@ -67,7 +76,7 @@ def verdict(role: str, within: float, now: float | None = None) -> tuple[bool, s
 
 
 class WorkerHeartbeat(bootsteps.StartStopStep):
-    """A worker step: touches the worker's file now and every ``HEARTBEAT_SECONDS`` on the
+    """A worker step: touches the worker's file now and every ``heartbeat_seconds()`` on the
     worker's timer, and removes it when the worker stops."""
 
     requires = {"celery.worker.components:Timer"}
@@ -78,7 +87,7 @@ class WorkerHeartbeat(bootsteps.StartStopStep):
 
     def start(self, worker: Any) -> None:
         touch("worker")
-        self.timer_entry = worker.timer.call_repeatedly(HEARTBEAT_SECONDS, touch, ("worker",))
+        self.timer_entry = worker.timer.call_repeatedly(heartbeat_seconds(), touch, ("worker",))
 
     def stop(self, worker: Any) -> None:
         if self.timer_entry is not None:
@@ -88,11 +97,15 @@ class WorkerHeartbeat(bootsteps.StartStopStep):
 
 class HeartbeatScheduler(PersistentScheduler):
     """Celery's default scheduler, touching beat's file on every tick and waking at least every
-    ``BEAT_WAKE_SECONDS`` (its schedule's shortest entry is a minute)."""
+    ``heartbeat_seconds()`` (its schedule's shortest entry is a minute)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.wake_seconds = heartbeat_seconds()
+        super().__init__(*args, **kwargs)
 
     def tick(self, *args: Any, **kwargs: Any) -> float:
         touch("beat")
-        return min(super().tick(*args, **kwargs), BEAT_WAKE_SECONDS)
+        return min(super().tick(*args, **kwargs), self.wake_seconds)
 
     def close(self) -> None:
         super().close()
