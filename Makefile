@@ -51,9 +51,11 @@ LOCAL := DJANGO_SETTINGS_MODULE=ordina.settings.local
 
 # The web server, a Celery worker and beat together (Procfile.dev, run by honcho), so
 # reminders and codes are sent and holds swept while you try it; Ctrl-C stops all three.
+# The Procfile's `python` and `celery` are the virtualenv's: its bin/ leads PATH, made absolute
+# since VENV may be given relative (the default) or absolute.
 run: venv
 	@mkdir -p var
-	$(LOCAL) PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/honcho --procfile Procfile.dev start
+	$(LOCAL) PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/honcho --procfile Procfile.dev start
 
 worker: venv
 	$(LOCAL) $(VENV)/bin/celery -A ordina worker --loglevel=INFO
