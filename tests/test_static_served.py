@@ -93,14 +93,6 @@ def test_each_static_file_of_the_page_is_served_cached_for_a_year_and_immutable(
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "the storage does not rewrite module imports: the hashed main.js imports ./api.js, "
-        "served unhashed with a 60-second cache (a ManifestStaticFilesStorage subclass with "
-        "support_js_module_import_aggregation = True would fix it)"
-    ),
-)
 def test_the_modules_a_page_script_imports_are_hashed_and_immutable_too(server, booking_page):
     """A hashed script cached for a year must import modules that are hashed too: otherwise a
     browser runs last release's cached script with this release's modules (or the reverse),

@@ -10,8 +10,9 @@ than run on the local settings and their public signing key.
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
-from .base import env
+from .base import LOG_LEVEL, env
 from .database import with_server_settings
+from .logging import logging_config
 from .mail import mailer_from_url
 
 
@@ -77,7 +78,7 @@ MIDDLEWARE.insert(
 )
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "ordina.static_storage.StaticFilesStorage"},
 }
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -89,3 +90,55 @@ SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+
+# --- logs: one JSON object per line for the log collector (ordina.settings.logging) ----------
+LOG_FORMAT = env.str("LOG_FORMAT", default="json")
+LOGGING = logging_config(LOG_FORMAT, LOG_LEVEL)
+
+# --- error reports (Sentry), only when SENTRY_DSN is set ------------------------------------
+# Nothing personal is sent: no cookies, no body, no user, and no URL or Referer either, since
+# paths carry the secret tokens of manage links and conversations (the report's transaction
+# names the route instead); nor the stack's local variables, whose text (a request's, a
+# token's) would carry them too. Each report is tagged with the request id of its log lines.
+SENTRY_DSN = env.str("SENTRY_DSN", default="").strip()
+if SENTRY_DSN:
+    import sentry_sdk
+    from django_guid import get_guid
+    from sentry_sdk.integrations.celery import CeleryIntegration as SentryCeleryIntegration
+    from sentry_sdk.integrations.django import DjangoIntegration
+    from sentry_sdk.types import Event, Hint
+    from sentry_sdk.utils import BadDsn
+
+    def without_secrets(event: Event, hint: Hint) -> Event:
+        request = event.get("request") or {}
+        request.pop("url", None)
+        request.pop("query_string", None)
+        headers: dict[str, str] = request.get("headers") or {}  # type: ignore[assignment]
+        for name in [name for name in headers if name.lower() == "referer"]:
+            del headers[name]
+        event.setdefault("tags", {})["request_id"] = get_guid()
+        return event
+
+    SENTRY_TRACES_SAMPLE_RATE = env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0)
+    if not 0.0 <= SENTRY_TRACES_SAMPLE_RATE <= 1.0:
+        raise ImproperlyConfigured(
+            f"SENTRY_TRACES_SAMPLE_RATE must be between 0 and 1 (got {SENTRY_TRACES_SAMPLE_RATE})."
+        )
+    try:
+        sentry_sdk.init(
+            dsn=SENTRY_DSN,
+            environment=env.str("SENTRY_ENVIRONMENT", default="production"),
+            release=env.str("SENTRY_RELEASE", default="") or None,
+            send_default_pii=False,
+            max_request_body_size="never",
+            include_local_variables=False,
+            traces_sample_rate=SENTRY_TRACES_SAMPLE_RATE,
+            integrations=[DjangoIntegration(), SentryCeleryIntegration()],
+            before_send=without_secrets,
+            before_send_transaction=without_secrets,  # traces carry the request too
+        )
+    except BadDsn as error:
+        raise ImproperlyConfigured(
+            f"SENTRY_DSN is not a Sentry DSN ({error}); it looks like "
+            "https://<public key>@<host>/<project id>. Leave it unset to send no error reports."
+        ) from None
