@@ -1,6 +1,3 @@
-import os
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -8,7 +5,7 @@ import pytest
 from django.test import Client as HttpClient
 
 from tests.factories import PASSWORD
-from tests.servers import ROOT, ProductionServer, Server, production_env
+from tests.servers import ProductionServer, Server, collect_static, production_env
 
 
 @pytest.fixture
@@ -47,17 +44,7 @@ def collected_static(tmp_path_factory) -> Path:
     """The static files gathered once per test process, as the release step gathers them
     (``collectstatic`` on the production settings: hashed names, compressed copies)."""
     root = tmp_path_factory.mktemp("static")
-    env = production_env(static_root=root, mail_dir=root)
-    result = subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
-        cwd=ROOT,
-        env={**os.environ, **env},
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
+    collect_static(root)
     return root
 
 

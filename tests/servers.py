@@ -112,6 +112,22 @@ def production_env(*, static_root: Path, mail_dir: Path, **overrides: str) -> di
     }
 
 
+def collect_static(root: Path) -> None:
+    """Gather the static files into ``root`` as the release step does (``collectstatic`` on
+    the production settings: hashed names, compressed copies)."""
+    env = production_env(static_root=root, mail_dir=root)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
+        cwd=ROOT,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+
+
 class ProductionServer(Server):
     """gunicorn, as the Procfile's web process runs it (``ordina.gunicorn``), on the production
     settings (``production_env``) with ``workers`` workers, on a port of its own."""
