@@ -8,6 +8,8 @@ workers (``WEB_CONCURRENCY``) and more machines behind a load balancer (docs/dep
 
 import os
 
+from ordina.settings.logging import gunicorn_logging_config
+
 
 def _cores() -> int:
     # The cores this process may run on (a container's limit), not the host's count.
@@ -34,9 +36,11 @@ preload_app = True
 SHARED_MEMORY = "/dev/shm"  # noqa: S108 (gunicorn's own files, private to its processes)
 worker_tmp_dir = SHARED_MEMORY if os.path.isdir(SHARED_MEMORY) else None
 # Requests are logged by Django, with their request id (ordina.request_log); gunicorn logs
-# its own start, stop and worker events to stderr.
+# its own start, stop and worker events to stderr, as JSON like Django's lines unless
+# LOG_FORMAT is "text" (these are the production settings' lines; an unknown format stops it).
 accesslog = None
 errorlog = "-"
+logconfig_dict = gunicorn_logging_config(os.environ.get("LOG_FORMAT", "json"))
 # No runtime control socket: processes are managed by signals from the supervisor, and two
 # servers on one machine would otherwise share its default path.
 control_socket_disable = True

@@ -6,8 +6,10 @@ from pathlib import Path
 import environ
 from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
+from django_guid.integrations import CeleryIntegration
 
 from .database import with_server_settings
+from .logging import logging_config
 from .mail import mailer_from_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -47,6 +49,8 @@ MIDDLEWARE = [
     "ordina.health.HealthMiddleware",
     # A request id for every log line of the request and the tasks it queues (django-guid).
     "django_guid.middleware.guid_middleware",
+    # One line per request, with its route, status and time, under that id (ordina.request_log).
+    "ordina.request_log.RequestLogMiddleware",
     # Outermost, so a database failure anywhere below it (a view, the session, the dashboard's
     # time zone) answers 503 rather than a 500 page (ordina.database_unavailable).
     "ordina.database_unavailable.DatabaseUnavailableMiddleware",
@@ -116,8 +120,9 @@ CORS_ALLOWED_ORIGINS: list[str] = []
 CORS_ALLOW_CREDENTIALS = False
 CORS_ALLOW_METHODS = ("GET", "POST", "OPTIONS")
 CORS_ALLOW_HEADERS = ("accept", "content-type", "idempotency-key")
-# A 409 turn_in_progress and a 429 say when to try again.
-CORS_EXPOSE_HEADERS = ("retry-after",)
+# A 409 turn_in_progress and a 429 say when to try again; the request id lets a widget's
+# report of a failure be found in the server's logs.
+CORS_EXPOSE_HEADERS = ("retry-after", "x-request-id")
 CORS_PREFLIGHT_MAX_AGE = 600
 
 # --- database -------------------------------------------------------------------------------
@@ -338,16 +343,24 @@ ORDINA_MODEL_MAX_TOKENS = env.int("ORDINA_MODEL_MAX_TOKENS", default=1024)
 MAILERS = {"default": mailer_from_url(env.str("EMAIL_URL", default="").strip() or "consolemail://")}
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Ordina <bookings@localhost>")
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "filters": {
-        # A database outage is logged once per request, by ordina.database_unavailable.
-        "one_line_per_database_failure": {
-            "()": "ordina.database_unavailable.OneLinePerDatabaseFailure"
-        }
-    },
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {"django.request": {"filters": ["one_line_per_database_failure"]}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+# --- logs (ordina.settings.logging) ---------------------------------------------------------
+# "text" for a person at a terminal; production's default is "json", one object per line.
+LOG_FORMAT = env.str("LOG_FORMAT", default="text")
+LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")
+LOGGING = logging_config(LOG_FORMAT, LOG_LEVEL)
+
+# --- request ids (django-guid) --------------------------------------------------------------
+# Every response carries X-Request-ID, the id on each log line of its request. A client (or a
+# load balancer) may send its own, kept only when it is a UUID: anything else is replaced, so
+# nothing a client writes reaches the logs through it. A task queued by a request carries the
+# request's id and logs under it; a scheduled task gets an id of its own.
+DJANGO_GUID = {
+    "GUID_HEADER_NAME": "X-Request-ID",
+    "VALIDATE_GUID": True,
+    "RETURN_HEADER": True,
+    # django-guid would write its own Access-Control-Expose-Headers over django-cors-headers'
+    # (retry-after lost), and on every response; CORS_EXPOSE_HEADERS names the id instead.
+    "EXPOSE_HEADER": False,
+    # use_django_logging: the worker and beat log through LOGGING above, not Celery's own setup.
+    "INTEGRATIONS": [CeleryIntegration(use_django_logging=True)],
 }
