@@ -28,6 +28,8 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.cache import patch_cache_control
 
+from ordina.request_log import route_of
+
 logger = logging.getLogger(__name__)
 
 # Refused, dropped or closed connections, and the server going away, all arrive as these.
@@ -43,11 +45,12 @@ def is_database_failure(error: BaseException | None) -> bool:
 
 
 def unavailable_response(request: HttpRequest, error: BaseException) -> HttpResponse:
-    """The 503 for ``request``, after logging ``error`` (its class and message: the cause)."""
+    """The 503 for ``request``, after logging ``error`` (its class and message: the cause). The
+    request is named by its route, never its path, which can carry a secret token."""
     logger.error(
         "Database unavailable, answering 503 to %s %s: %s: %s",
         request.method,
-        request.path,
+        route_of(request),
         type(error).__name__,
         " ".join(str(error).split()),  # psycopg's messages span lines; the log keeps one
     )

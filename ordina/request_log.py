@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
+from django.urls import Resolver404, resolve
 
 from ordina.client_address import client_address
 
@@ -25,8 +26,15 @@ UNMATCHED = "unmatched"
 
 
 def route_of(request: HttpRequest) -> str:
+    """The pattern ``request`` matched; resolved here when it failed before its view was found
+    (a middleware's error)."""
     match = request.resolver_match
-    return match.route if match is not None else UNMATCHED
+    if match is None:
+        try:
+            match = resolve(request.path_info)
+        except Resolver404:
+            return UNMATCHED
+    return match.route
 
 
 class RequestLogMiddleware:

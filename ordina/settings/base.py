@@ -299,7 +299,10 @@ KNOWLEDGE_READ_INLINE = env.bool("KNOWLEDGE_READ_INLINE", default=False)
 # --- the public face ------------------------------------------------------------------------
 # Where clients reach this server: the base of every link written into an email, a reply or a
 # Stripe Checkout (booking pages, appointment pages, calendars).
-PUBLIC_URL = env.str("PUBLIC_URL", default="http://localhost:8000").rstrip("/")
+# Unset, it is this machine on `make run`'s port (RUN_PORT), so the emails' links work there.
+PUBLIC_URL = env.str(
+    "PUBLIC_URL", default=f"http://localhost:{env.int('RUN_PORT', default=8000)}"
+).rstrip("/")
 
 # --- Stripe: only payments/stripe_api.py reads these ----------------------------------------
 STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY", default="")
