@@ -20,8 +20,8 @@ BEHIND_ONE_PROXY = {"TRUSTED_PROXY_COUNT": "1", "PUBLIC_API_RATE": "10000/minute
 API_CLIENTS_PER_SLOT = 6
 # One chat per slot. A chat holds its time before its Confirm, and holds are optimistic: two
 # chats asking at the same instant can both hold a one-seat slot, and then each one's hold
-# counts against the other's Confirm, so neither books until the holds expire (never a double
-# booking, but fewer than capacity: bench/http_scale.py shows it as short_of_capacity).
+# counts against the other's Confirm, so both can be refused (each refusal releases its hold):
+# never a double booking, but fewer than capacity (bench/http_scale.py: short_of_capacity).
 CHAT_CLIENTS_PER_SLOT = 1
 RACE_SECONDS = 60.0
 
