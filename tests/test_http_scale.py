@@ -18,11 +18,11 @@ pytestmark = pytest.mark.django_db(transaction=True)  # the servers must see the
 
 BEHIND_ONE_PROXY = {"TRUSTED_PROXY_COUNT": "1", "PUBLIC_API_RATE": "10000/minute"}
 API_CLIENTS_PER_SLOT = 6
-# One chat per slot. A chat holds its time before its Confirm, and holds are optimistic: two
-# chats asking at the same instant can both hold a one-seat slot, and then each one's hold
-# counts against the other's Confirm, so both can be refused (each refusal releases its hold):
-# never a double booking, but fewer than capacity (bench/http_scale.py: short_of_capacity).
-CHAT_CLIENTS_PER_SLOT = 1
+# Several chats per slot: each holds its time before its Confirm, and holds are counted under
+# the booking lock, so chats holding at the same instant never hold more places than there are
+# (with optimistic holds, two could hold one chair and refuse each other's Confirm, leaving it
+# empty: tests/bookings/concurrency/test_holds_never_exceed_capacity.py).
+CHAT_CLIENTS_PER_SLOT = 3
 RACE_SECONDS = 60.0
 
 

@@ -2,8 +2,12 @@
 expiring.
 
 A hold hides the slot from other clients' availability and keeps it for its holder when the
-booking is made. It is checked against current availability when taken, but two holds can
-still race; the guarantee is made at booking time, under the lock.
+booking is made. It is checked against current availability under the booking lock of its days
+(bookings.locks), the lock a booking takes, so holds taken at the same instant are counted one
+after the other and never together promise more places than the slot has. Without it, two
+clients could each hold the last place; each one's booking would then count the other's hold,
+and both would be refused while the place stayed empty. Whether a booking fits is still decided
+again when it is made, under the same lock.
 
 What bounds holds, so that one client cannot hide a business's whole day from everyone else:
 each holder keeps at most one hold (a unique constraint; holding again replaces it), and each
@@ -21,7 +25,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from bookings.addresses import address_hash
+from bookings.availability import lock_days
 from bookings.errors import InvalidBooking, SlotUnavailable, TooManyHolds
+from bookings.locks import lock_booking_days
 from bookings.models import Business, Service, SlotHold
 from bookings.selectors import open_slots_for, service_shape
 
@@ -60,13 +66,16 @@ def hold_slot(
         )
     business = service.business
     day = start.astimezone(business.tzinfo).date()
-    offered = open_slots_for(service, first_day=day, last_day=day, now=now, holder=holder)
-    if not any(slot.start == start for slot in offered):
-        raise SlotUnavailable(nearest_alternatives(service, start, now=now, holder=holder))
     shape = service_shape(service)
     occupancy = shape.occupancy(start)
     fingerprint = "" if address is None else address_hash(address)
     with transaction.atomic():
+        # The days' booking lock first, then (below) the address's: every hold takes them in
+        # that order, and a booking takes only the first, so none waits on another in a circle.
+        lock_booking_days(business.pk, lock_days(occupancy, business.tzinfo))
+        offered = open_slots_for(service, first_day=day, last_day=day, now=now, holder=holder)
+        if not any(slot.start == start for slot in offered):
+            raise SlotUnavailable(nearest_alternatives(service, start, now=now, holder=holder))
         if fingerprint:
             _check_address_limit(business, fingerprint, holder=holder, now=now)
         hold, _ = SlotHold.objects.update_or_create(
