@@ -216,16 +216,7 @@ def main(argv: list[str]) -> None:
 
     from bookings.services import ClientDetails, appointment_create
 
-    service = harness.open_business(
-        slug="open-all-day",
-        capacity=1,
-        opens=dt.time(0),
-        closes=dt.time(23, 59),
-        duration_minutes=15,
-        slot_interval_minutes=15,
-        horizon_days=730,
-        time_zone="UTC",
-    )
+    service = harness.open_all_day("open-all-day")
     service.list_price = Decimal("40.00")
     raw = RawBooking(url, service)
     total = 2 * (args.bookings + args.warmup)

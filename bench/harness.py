@@ -121,6 +121,21 @@ def open_business(
     return Service.objects.select_related("business").get(pk=service.pk)
 
 
+def open_all_day(slug: str):
+    """A one-seat business in UTC open round the clock with fifteen-minute slots two years
+    ahead: thousands of distinct slots for a benchmark's bookings, none taken twice."""
+    return open_business(
+        slug=slug,
+        capacity=1,
+        opens=dt.time(0),
+        closes=dt.time(23, 59),
+        duration_minutes=15,
+        slot_interval_minutes=15,
+        horizon_days=730,
+        time_zone="UTC",
+    )
+
+
 def distinct_starts(service, count: int, *, first_day: dt.date | None = None) -> list[dt.datetime]:
     """``count`` slot starts whose occupancies never overlap, from ``first_day`` (tomorrow in
     the business's zone by default), in time order, back to back through each day's hours."""

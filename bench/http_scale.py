@@ -353,16 +353,7 @@ def main(argv: list[str]) -> int:
         http_race.race_salon(slug="one-chair", capacity=1),
         http_race.race_salon(slug="two-chairs", capacity=2),
     ]
-    steady = harness.open_business(
-        slug="open-all-day",
-        capacity=1,
-        opens=dt.time(0),
-        closes=dt.time(23, 59),
-        duration_minutes=15,
-        slot_interval_minutes=15,
-        horizon_days=730,
-        time_zone="UTC",
-    )
+    steady = harness.open_all_day("open-all-day")
     servers: list = []
     workers: list = []
     with tempfile.TemporaryDirectory(prefix="ordina-scale-") as scratch_name:
