@@ -35,9 +35,15 @@ def console() -> Iterator[io.StringIO]:
     (handler,) = [h for h in logging.getLogger().handlers if h.get_name() == "console"]
     assert isinstance(handler, logging.StreamHandler)
     written = io.StringIO()
-    before = handler.setStream(written)
-    yield written
-    handler.setStream(before)
+    # Swapped by hand, not with setStream: that flushes the stream it replaces, which may be
+    # an earlier test's captured stderr, closed since.
+    with handler.lock:
+        before, handler.stream = handler.stream, written
+    try:
+        yield written
+    finally:
+        with handler.lock:
+            handler.stream = before
 
 
 def request_lines(written: io.StringIO) -> list[str]:
