@@ -18,7 +18,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
-from pages.money import money_text
+from ordina.money import money_text
 
 EXECUTE = "EXECUTE"
 

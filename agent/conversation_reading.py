@@ -13,7 +13,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from pages.money import money_text
+from ordina.money import money_text
 
 # Each stage as an owner says it (agent.conversation.states.State values).
 STAGE_LABELS: dict[str, str] = {

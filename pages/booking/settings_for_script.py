@@ -14,7 +14,7 @@ from typing import Any
 
 from bookings.api.lookups import bookable_services
 from bookings.models import Appointment, Business
-from pages.money import money_text
+from ordina.money import money_text
 from payments.services.checkout import deposit_for
 
 # How many days the pick-a-time view asks availability for at once (the API allows 62).

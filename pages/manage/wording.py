@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 from django.utils import dateformat
 from django.utils.translation import gettext, pgettext
 
-from pages.money import money_text
+from ordina.money import money_text
 
 CENT = Decimal("0.01")
 

@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from django.utils import translation
 
-from pages.money import money_text
+from ordina.money import money_text
 
 
 @pytest.mark.parametrize(
