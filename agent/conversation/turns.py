@@ -1,4 +1,4 @@
-"""One turn of a conversation, in order (PRODUCT.md, "The shell — every turn, in order").
+"""One turn of a conversation, in order (docs/architecture.md, "A conversation's turn").
 
 1. Lock the conversation row and read it fresh; bring its stage up to date with the facts
    (a lapsed hold, a deposit paid or released since the last message, a month of silence).

@@ -40,7 +40,7 @@ if test_mail_url := env.str("TEST_EMAIL_URL", default=""):
 # The calendar tests serve their feeds from 127.0.0.1; one test turns the guard back on.
 CALENDAR_FEEDS_ALLOW_PRIVATE_ADDRESSES = True
 # No test reaches the internet: Stripe calls go to a closed local port unless a test's fake
-# Stripe server (tests/payments/fake_stripe.py) takes its place.
+# Stripe server (devtools/fake_stripe.py) takes its place.
 STRIPE_API_BASE = env.str("STRIPE_API_BASE", default="http://127.0.0.1:9")
 STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY", default="sk_test_ordina_unset")
 # Django's test client signs in without a request (Client.login), which django-axes refuses;

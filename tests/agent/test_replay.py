@@ -17,7 +17,7 @@ from payments.models import Payment, PaymentStatus, Refund
 
 REFUNDS_PATH = "/v1/refunds"
 
-# The capstone's own figures (../shared/seeds/000_e1897f5024a7fbea.txt).
+# The capstone's own figures, as `make capstone` prints them.
 CAPSTONE_SUMMARY = {
     "proposals": 12,
     "executed": 3,

@@ -1,6 +1,6 @@
 """Celery tasks run where they are queued, for tests with no worker: the verification code goes
 the same way as in production — on commit, through ``deliver_verification_code.delay`` — and its
-mail lands in this process's outbox. (tests/agent/conversation/test_verification_worker.py runs
+mail lands in this process's outbox. (tests/agent/conversation/test_verification_timing.py runs
 it under a real worker.)"""
 
 from collections.abc import Iterator
