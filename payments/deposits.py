@@ -2,7 +2,7 @@
 
 from decimal import ROUND_HALF_UP, Decimal
 
-from bookings.models import DepositRule
+from bookings.choices import DepositRule
 
 CENT = Decimal("0.01")
 

@@ -7,15 +7,17 @@ from django.db.models import F, Q
 from bookings.models import Appointment, Business
 from bookings.models.acted import ActedBy
 from bookings.models.base import TimeStampedModel, money_field
+from payments import choices
 
 
 class PaymentStatus(models.TextChoices):
-    PENDING = "pending", "Awaiting payment"
-    PAID = "paid", "Paid"
-    PARTIALLY_REFUNDED = "partially_refunded", "Partially refunded"
-    REFUNDED = "refunded", "Refunded"
-    EXPIRED = "expired", "Expired unpaid"
-    FAILED = "failed", "Failed"
+    # Values are payments.choices.PaymentStatus's, which the pure deciders use.
+    PENDING = choices.PaymentStatus.PENDING.value, "Awaiting payment"
+    PAID = choices.PaymentStatus.PAID.value, "Paid"
+    PARTIALLY_REFUNDED = choices.PaymentStatus.PARTIALLY_REFUNDED.value, "Partially refunded"
+    REFUNDED = choices.PaymentStatus.REFUNDED.value, "Refunded"
+    EXPIRED = choices.PaymentStatus.EXPIRED.value, "Expired unpaid"
+    FAILED = choices.PaymentStatus.FAILED.value, "Failed"
 
 
 class Payment(TimeStampedModel):

@@ -18,7 +18,7 @@ from babel.numbers import get_decimal_symbol
 from django.utils.translation import gettext, gettext_noop
 
 from ordina.locales import babel_locale
-from payments.models import PaymentStatus
+from payments.choices import PaymentStatus
 
 REFUNDABLE = frozenset({PaymentStatus.PAID, PaymentStatus.PARTIALLY_REFUNDED})
 

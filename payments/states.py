@@ -7,7 +7,7 @@ import datetime as dt
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from payments.models import PaymentStatus
+from payments.choices import PaymentStatus
 
 
 @dataclass(frozen=True)

@@ -5,15 +5,17 @@ from django.db.models import Q
 
 from bookings.models import Appointment, Business
 from bookings.models.base import TimeStampedModel
+from reminders import choices
 
 
 class ReminderKind(models.TextChoices):
-    CONFIRMATION = "confirmation", "Booking confirmation"
-    BEFORE_24H = "before_24h", "Reminder a day before"
-    BEFORE_2H = "before_2h", "Reminder two hours before"
-    ATTENDANCE = "attendance", "Attendance confirmation request"
-    NO_SHOW = "no_show", "No-show follow-up"
-    POST_VISIT = "post_visit", "Post-visit message"
+    # Values are reminders.choices.ReminderKind's, which reminders.plan uses.
+    CONFIRMATION = choices.ReminderKind.CONFIRMATION.value, "Booking confirmation"
+    BEFORE_24H = choices.ReminderKind.BEFORE_24H.value, "Reminder a day before"
+    BEFORE_2H = choices.ReminderKind.BEFORE_2H.value, "Reminder two hours before"
+    ATTENDANCE = choices.ReminderKind.ATTENDANCE.value, "Attendance confirmation request"
+    NO_SHOW = choices.ReminderKind.NO_SHOW.value, "No-show follow-up"
+    POST_VISIT = choices.ReminderKind.POST_VISIT.value, "Post-visit message"
 
 
 class ReminderStatus(models.TextChoices):

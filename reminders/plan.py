@@ -4,7 +4,7 @@ import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from reminders.models import ReminderKind
+from reminders.choices import ReminderKind
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,7 @@ from zoneinfo import ZoneInfo
 import phonenumbers
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.utils.translation import gettext, gettext_noop, pgettext
+from django.utils.translation import gettext, pgettext
 
 from agent.actions import (
     CancelAppointment,
@@ -65,9 +65,10 @@ from agent.actions import (
 )
 from agent.conversation.wording import day_label, local_label, spoken_list
 from agent.gates import APPROVED, GateVerdict, Stage, Structured, blocked
+from agent.message_ids import gettext_noop
 from bookings.availability import wall_to_instant
-from bookings.models.clients import normalize_phone
 from bookings.negotiation import OfferRefused, offer_amount
+from bookings.phones import normalize_phone
 
 # What a booking made in chat needs: a name to book under and an email the confirmation and
 # reminders go to (there is no SMS channel); a phone is welcome, never required.

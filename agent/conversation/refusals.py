@@ -10,9 +10,10 @@ something the client never asked about (free text, an unknown command) is not to
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext
 
 from agent.gates import GateVerdict, Stage
+from agent.message_ids import gettext_noop
 
 # One plain sentence per command, for refusals without words of their own. The English is the
 # catalogue's message id: the client reads it in the active language (``plain_refusal``).

@@ -6,6 +6,8 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 
+from bookings import choices
+
 from .acted import ActedBy
 from .base import TimeStampedModel, money_field
 from .business import Business
@@ -14,12 +16,13 @@ from .clients import Client
 
 
 class AppointmentStatus(models.TextChoices):
-    PENDING_PAYMENT = "pending_payment", "Awaiting deposit"
-    CONFIRMED = "confirmed", "Confirmed"
-    CANCELLED = "cancelled", "Cancelled"
-    EXPIRED = "expired", "Released (deposit not paid)"
-    ATTENDED = "attended", "Attended"
-    NO_SHOW = "no_show", "No-show"
+    # Values are bookings.choices.AppointmentStatus's, for deciders that import no Django.
+    PENDING_PAYMENT = choices.AppointmentStatus.PENDING_PAYMENT.value, "Awaiting deposit"
+    CONFIRMED = choices.AppointmentStatus.CONFIRMED.value, "Confirmed"
+    CANCELLED = choices.AppointmentStatus.CANCELLED.value, "Cancelled"
+    EXPIRED = choices.AppointmentStatus.EXPIRED.value, "Released (deposit not paid)"
+    ATTENDED = choices.AppointmentStatus.ATTENDED.value, "Attended"
+    NO_SHOW = choices.AppointmentStatus.NO_SHOW.value, "No-show"
 
 
 # Statuses that occupy the calendar. Cancelled and expired appointments free their time.

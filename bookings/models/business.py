@@ -6,6 +6,7 @@ from django.core.validators import URLValidator
 from django.db import models
 from django.db.models import Q
 
+from bookings import choices
 from bookings.contrast import ink_on, is_hex_colour
 from bookings.embed_origins import OriginsRefused, parse_origins, stored_origins
 from bookings.validators import (
@@ -38,9 +39,10 @@ class Currency(models.TextChoices):
 
 
 class DepositRule(models.TextChoices):
-    NONE = "none", "No deposit"
-    FIXED = "fixed", "Fixed amount"
-    PERCENT = "percent", "Percent of the price"
+    # Values are bookings.choices.DepositRule's, which payments.deposits uses.
+    NONE = choices.DepositRule.NONE.value, "No deposit"
+    FIXED = choices.DepositRule.FIXED.value, "Fixed amount"
+    PERCENT = choices.DepositRule.PERCENT.value, "Percent of the price"
 
 
 class Business(NegotiationTermsFields, TimeStampedModel):

@@ -1,22 +1,12 @@
-import phonenumbers
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 
+from bookings.phones import normalize_phone
+
 from .base import TimeStampedModel
 from .business import Business
-
-
-def normalize_phone(raw: str, region: str) -> str:
-    """The E.164 form of ``raw`` (read in ``region`` when it has no country code)."""
-    try:
-        number = phonenumbers.parse(raw, region)
-    except phonenumbers.NumberParseException as exc:
-        raise ValidationError(f"{raw!r} is not a phone number: {exc}") from exc
-    if not phonenumbers.is_valid_number(number):
-        raise ValidationError(f"{raw!r} is not a valid phone number for {region}.")
-    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
 
 
 class Client(TimeStampedModel):
