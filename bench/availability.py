@@ -30,15 +30,6 @@ DAYS = 90
 CELL = dt.timedelta(minutes=20)
 
 
-class StatementCount:
-    def __init__(self) -> None:
-        self.statements = 0
-
-    def __call__(self, execute, sql_text, params, many, context):
-        self.statements += 1
-        return execute(sql_text, params, many, context)
-
-
 def fill(service, count: int, first_day: dt.date) -> None:
     """``count`` appointments on distinct (cell, seat) places of the next DAYS days: never
     more than three at a time, each in its own seat — what the booking service would store."""
@@ -93,7 +84,7 @@ def measure(service_id: int, first_day: dt.date, days: int, repeat: int):
     times, most, slots = [], 0, []
     last_day = first_day + dt.timedelta(days=days - 1)
     for _ in range(repeat):
-        count = StatementCount()
+        count = harness.StatementCount()
         began = time.perf_counter()
         with connection.execute_wrapper(count):
             service = Service.objects.select_related("business").get(pk=service_id)

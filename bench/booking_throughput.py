@@ -28,17 +28,6 @@ import harness
 import psycopg
 
 
-class StatementCount:
-    """An execute wrapper counting the statements Django sends."""
-
-    def __init__(self) -> None:
-        self.statements = 0
-
-    def __call__(self, execute, sql_text, params, many, context):
-        self.statements += 1
-        return execute(sql_text, params, many, context)
-
-
 class RawBooking:
     """appointment_create's transaction in plain SQL over one psycopg connection (autocommit,
     with an explicit transaction for the booking itself). No ORM: the service's facts are
@@ -246,7 +235,7 @@ def main(argv: list[str]) -> None:
         book_raw()
 
     seconds = {"orm": 0.0, "raw": 0.0}
-    orm_statements = StatementCount()
+    orm_statements = harness.StatementCount()
     raw.statements = 0
     for _ in range(args.bookings // args.batch):
         for path, book in (("orm", book_orm), ("raw", book_raw)):

@@ -9,6 +9,7 @@ level) apply inside the worker processes only, never to the process that checks 
 """
 
 import datetime as dt
+import itertools
 import math
 import multiprocessing
 import os
@@ -79,6 +80,33 @@ def drop_backstop() -> None:
 # --- a business open for booking ------------------------------------------------------------
 
 
+_unnamed_salons = itertools.count(1)
+
+
+def open_salon(
+    *,
+    slug: str | None = None,
+    time_zone: str = "Europe/Lisbon",
+    opens: dt.time = dt.time(9),
+    closes: dt.time = dt.time(17),
+    **business_fields,
+):
+    """A business open ``opens``–``closes`` every day of the week, with no services yet; in
+    Portugal, priced in euros, and every rule not given keeps the model's default. The one
+    builder of a bookable business that the tests and the benchmarks share. Without a
+    ``slug``, the next of salon-1, salon-2, … (never one a factory's sequence gives)."""
+    from bookings.models import Business, OpeningHours
+
+    slug = slug or f"salon-{next(_unnamed_salons)}"
+    fields = {"name": slug.replace("-", " ").title(), "country": "PT", "currency": "EUR"}
+    business = Business.objects.create(slug=slug, time_zone=time_zone, **(fields | business_fields))
+    OpeningHours.objects.bulk_create(
+        OpeningHours(business=business, weekday=day, opens_at=opens, closes_at=closes)
+        for day in range(7)
+    )
+    return business
+
+
 def open_business(
     *,
     slug: str,
@@ -90,26 +118,21 @@ def open_business(
     horizon_days: int = 365,
     time_zone: str = "Europe/Lisbon",
 ):
-    """A business open ``opens``–``closes`` every day, with one service; returns the service
-    with its business loaded."""
+    """A salon bookable an hour ahead, with one service; returns the service with its
+    business loaded."""
     from decimal import Decimal
 
-    from bookings.models import Business, OpeningHours, Service
+    from bookings.models import Service
 
-    business = Business.objects.create(
+    business = open_salon(
         slug=slug,
-        name=slug.replace("-", " ").title(),
         time_zone=time_zone,
-        country="PT",
-        currency="EUR",
+        opens=opens,
+        closes=closes,
         capacity=capacity,
         min_notice_minutes=60,
         booking_horizon_days=horizon_days,
         slot_interval_minutes=slot_interval_minutes,
-    )
-    OpeningHours.objects.bulk_create(
-        OpeningHours(business=business, weekday=day, opens_at=opens, closes_at=closes)
-        for day in range(7)
     )
     service = Service.objects.create(
         business=business,

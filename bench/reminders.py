@@ -42,17 +42,6 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-class StatementCount:
-    """An execute wrapper counting the statements Django sends."""
-
-    def __init__(self) -> None:
-        self.statements = 0
-
-    def __call__(self, execute, sql_text, params, many, context):
-        self.statements += 1
-        return execute(sql_text, params, many, context)
-
-
 @dataclass(frozen=True)
 class Drained:
     """What one worker sends back."""
@@ -128,7 +117,7 @@ def drain(index: int, answers) -> None:
 
     dispatch.claim_due = timed_claim  # dispatch_due looks it up in its module
     mail.outbox = []
-    counter = StatementCount()
+    counter = harness.StatementCount()
     try:
         with connection.execute_wrapper(counter):
             result = dispatch.dispatch_due()

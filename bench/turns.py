@@ -172,17 +172,23 @@ def salon(*, negotiation: bool = False):
     from bookings.models import Service
     from knowledge.services import knowledge_source_create
 
-    haircut = harness.open_business(
+    business = harness.open_salon(
         slug=SLUG,
-        capacity=1,
+        time_zone="Europe/Lisbon",
         opens=dt.time(9),
         closes=dt.time(19),
-        duration_minutes=45,
+        capacity=1,
+        min_notice_minutes=60,
+        booking_horizon_days=365,
         slot_interval_minutes=30,
-        time_zone="Europe/Lisbon",
     )
-    business = haircut.business
-    haircut.name = "Haircut"
+    haircut = Service(
+        business=business,
+        name="Haircut",
+        duration_minutes=45,
+        list_price=Decimal("40.00"),
+        price_floor=Decimal("30.00"),
+    )
     if negotiation:
         haircut.negotiation_terms = "own"
         haircut.negotiable = True

@@ -46,15 +46,6 @@ class Expected:
     paid_events: int
 
 
-class StatementCount:
-    def __init__(self) -> None:
-        self.statements = 0
-
-    def __call__(self, execute, sql_text, params, many, context):
-        self.statements += 1
-        return execute(sql_text, params, many, context)
-
-
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deliveries", type=int, default=1000)
@@ -245,7 +236,7 @@ def main(argv: list[str]) -> None:
     for number in range(WARM_UP):  # untimed: connection, URL resolver, code paths warm
         post(event_payload(f"evt_warm_up_{number}", "customer.created", {"id": "cus_0"}))
 
-    counter = StatementCount()
+    counter = harness.StatementCount()
     elapsed, new_ms, duplicate_ms = [], [], []
     new_queries, duplicate_queries = [], []
     outcomes = {"processed": 0, "ignored": 0, "failed": 0}

@@ -7,6 +7,7 @@ import factory
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
+from bench.harness import open_salon
 from bookings.access import OPERATORS_GROUP
 from bookings.actors import ActorKind
 from bookings.models import (
@@ -167,3 +168,32 @@ class SlotHoldFactory(factory.django.DjangoModelFactory):
     occupied_from = factory.SelfAttribute("starts_at")
     occupied_until = factory.SelfAttribute("ends_at")
     expires_at = dt.datetime(2026, 12, 2, 10, tzinfo=dt.UTC)
+
+
+# --- the salon most tests book at -----------------------------------------------------------
+
+
+def one_chair_salon(**business_fields) -> Business:
+    """A Lisbon salon open 09:00–17:00 every day, one chair, 30-minute slots, bookable an hour
+    to thirty days ahead; a slot is held ten minutes."""
+    return open_salon(
+        time_zone="Europe/Lisbon",
+        capacity=1,
+        slot_interval_minutes=30,
+        min_notice_minutes=60,
+        booking_horizon_days=30,
+        hold_minutes=10,
+        **business_fields,
+    )
+
+
+def haircut_at(business: Business) -> Service:
+    """A one-hour haircut with nothing kept free after it, 60.00 listed, 50.00 the floor."""
+    return ServiceFactory(
+        business=business,
+        name="Haircut",
+        duration_minutes=60,
+        buffer_after_minutes=0,
+        list_price=Decimal("60.00"),
+        price_floor=Decimal("50.00"),
+    )

@@ -1,11 +1,10 @@
 import datetime as dt
-from decimal import Decimal
 
 import pytest
 import time_machine
 
 from bookings.availability import wall_to_instant
-from tests.factories import BusinessFactory, OpeningHoursFactory, ServiceFactory
+from tests.factories import haircut_at, one_chair_salon
 
 # Monday 30 November 2026, 08:00 UTC (08:00 in Lisbon). Wednesday 2 December is bookable.
 NOW = dt.datetime(2026, 11, 30, 8, tzinfo=dt.UTC)
@@ -20,32 +19,12 @@ def frozen_now():
 
 @pytest.fixture
 def salon(db):
-    """A Lisbon salon open 09:00–17:00 every day, one chair, 30-minute slots."""
-    business = BusinessFactory(
-        time_zone="Europe/Lisbon",
-        capacity=1,
-        slot_interval_minutes=30,
-        min_notice_minutes=60,
-        booking_horizon_days=30,
-        hold_minutes=10,
-    )
-    for weekday in range(7):
-        OpeningHoursFactory(
-            business=business, weekday=weekday, opens_at=dt.time(9), closes_at=dt.time(17)
-        )
-    return business
+    return one_chair_salon()
 
 
 @pytest.fixture
 def haircut(salon):
-    return ServiceFactory(
-        business=salon,
-        name="Haircut",
-        duration_minutes=60,
-        buffer_after_minutes=0,
-        list_price=Decimal("60.00"),
-        price_floor=Decimal("50.00"),
-    )
+    return haircut_at(salon)
 
 
 def lisbon(day: dt.date, wall: str) -> dt.datetime:

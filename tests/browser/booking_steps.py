@@ -4,41 +4,21 @@ opened fresh, and the presses of a booking by pointer or by keyboard."""
 
 from __future__ import annotations
 
-import datetime as dt
 import re
-from decimal import Decimal
 
 from playwright.sync_api import Locator, Page, expect
 
 from agent.services import grants_set
 from bookings.models import Business
-from tests.factories import BusinessFactory, OpeningHoursFactory, ServiceFactory
+from tests.factories import haircut_at, one_chair_salon
 
 LONGEST_TAB_WALK = 40
 
 
 def salon_open_every_day() -> Business:
     """A Lisbon salon open 09:00–17:00 every day, one chair: tomorrow always has open times."""
-    business = BusinessFactory(
-        name="Studio Lumen",
-        time_zone="Europe/Lisbon",
-        capacity=1,
-        slot_interval_minutes=30,
-        min_notice_minutes=60,
-        booking_horizon_days=30,
-        hold_minutes=10,
-    )
-    for weekday in range(7):
-        OpeningHoursFactory(
-            business=business, weekday=weekday, opens_at=dt.time(9), closes_at=dt.time(17)
-        )
-    ServiceFactory(
-        business=business,
-        name="Haircut",
-        duration_minutes=60,
-        list_price=Decimal("60.00"),
-        price_floor=Decimal("50.00"),
-    )
+    business = one_chair_salon(name="Studio Lumen")
+    haircut_at(business)
     grants_set(business=business)
     return business
 

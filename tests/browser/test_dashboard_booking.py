@@ -14,12 +14,12 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
+from bench.harness import open_salon
 from bookings.models import Appointment
 from tests.factories import (
     PASSWORD,
     BusinessFactory,
     ClientFactory,
-    OpeningHoursFactory,
     ServiceFactory,
     owner_of,
 )
@@ -29,13 +29,9 @@ SERIOUS = ("serious", "critical")
 
 @pytest.fixture
 def salon(db):
-    business = BusinessFactory(
+    business = open_salon(
         name="Salão Ana", time_zone="Europe/Lisbon", capacity=1, min_notice_minutes=60
     )
-    for weekday in range(7):
-        OpeningHoursFactory(
-            business=business, weekday=weekday, opens_at=dt.time(9), closes_at=dt.time(17)
-        )
     ServiceFactory(business=business, name="Haircut", duration_minutes=60)
     ServiceFactory(business=business, name="Colour", list_price=Decimal("90.00"))
     ClientFactory(business=business, name="Ana Lopes", email="ana@example.pt")

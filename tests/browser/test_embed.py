@@ -7,7 +7,6 @@ request to any host but the two (tests/browser/conftest.py)."""
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import re
 import threading
@@ -19,8 +18,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from playwright.sync_api import Browser, FrameLocator, Locator, Page, expect
 
+from bench.harness import open_salon
 from tests.browser.conftest import VIEWPORTS, Watch, chromium_executable, watch_page
-from tests.factories import BusinessFactory, OpeningHoursFactory, ServiceFactory
+from tests.factories import ServiceFactory
 
 SITE_PAGE = """<!doctype html>
 <html lang="en">
@@ -119,11 +119,7 @@ def site_origin(url: str) -> str:
 
 
 def salon(**fields):
-    business = BusinessFactory(name="Studio Lumen", capacity=1, **fields)
-    for weekday in range(7):
-        OpeningHoursFactory(
-            business=business, weekday=weekday, opens_at=dt.time(9), closes_at=dt.time(17)
-        )
+    business = open_salon(name="Studio Lumen", capacity=1, **fields)
     ServiceFactory(business=business, name="Haircut", list_price=Decimal("60.00"))
     return business
 

@@ -15,12 +15,13 @@ import icalendar
 import pytest
 from playwright.sync_api import Page, expect
 
+from bench.harness import open_salon
 from bookings.availability import wall_to_instant
 from bookings.models import Appointment, AppointmentEventKind, AppointmentStatus
 from bookings.services import ClientDetails, appointment_create
 from bookings.tokens import manage_url
 from tests.browser.conftest import violations_text
-from tests.factories import BusinessFactory, OpeningHoursFactory, ServiceFactory
+from tests.factories import ServiceFactory
 
 SAO_PAULO = ZoneInfo("America/Sao_Paulo")
 LONGEST_TAB_WALK = 30
@@ -33,13 +34,9 @@ def in_two_days() -> dt.date:
 @pytest.fixture
 def appointment(site, transactional_db) -> Appointment:
     """Ana's 10:00 haircut in two days at a São Paulo studio open 09:00–17:00 every day."""
-    business = BusinessFactory(
+    business = open_salon(
         name="Studio Lumen", time_zone="America/Sao_Paulo", slot_interval_minutes=30
     )
-    for weekday in range(7):
-        OpeningHoursFactory(
-            business=business, weekday=weekday, opens_at=dt.time(9), closes_at=dt.time(17)
-        )
     service = ServiceFactory(business=business, name="Haircut", duration_minutes=60)
     return appointment_create(
         service=service,

@@ -16,6 +16,7 @@ import pytest
 import time_machine
 from django.test import Client as HttpClient
 
+from bench.harness import open_salon
 from bookings.actors import Actor
 from bookings.models import (
     Appointment,
@@ -37,7 +38,7 @@ from payments.models import Payment, PaymentStatus
 from payments.services import apply_payment_facts
 from payments.services.refunds import RefundRefused
 from tests.bookings.conftest import WEDNESDAY, lisbon
-from tests.factories import BusinessFactory, OpeningHoursFactory, ServiceFactory, owner_of
+from tests.factories import ServiceFactory, owner_of
 from tests.payments.test_refunds import deposit_booked, refund
 
 TEN_AM = lisbon(WEDNESDAY, "10:00")
@@ -115,11 +116,7 @@ def history(appointment: Appointment) -> list[str]:
 
 
 def test_the_page_shows_the_appointment_in_the_businesss_zone_and_words(browser, db, frozen_now):
-    business = BusinessFactory(name="Studio Lumen", time_zone="America/New_York", capacity=1)
-    for weekday in range(7):
-        OpeningHoursFactory(
-            business=business, weekday=weekday, opens_at=dt.time(9), closes_at=dt.time(17)
-        )
+    business = open_salon(name="Studio Lumen", time_zone="America/New_York", capacity=1)
     service = ServiceFactory(business=business, name="Colour", duration_minutes=60)
     # 15:00 UTC is 10:00 in New York on 2 December
     _, path = booked(service, start=dt.datetime(2026, 12, 2, 15, tzinfo=dt.UTC))

@@ -2,20 +2,19 @@
 refund what is left through the policy (against the fake Stripe); Stripe's deliveries are for
 Ordina's operators and superusers, read-only for everyone."""
 
-import datetime as dt
 from decimal import Decimal
 
 import pytest
 from django.contrib import messages
 from django.urls import reverse
 
+from bench.harness import open_salon
 from bookings.actors import Actor, ActorKind
 from bookings.models import Business, Service
 from payments.models import Payment, PaymentStatus, Refund, WebhookEvent, WebhookOutcome
 from tests.bookings.conftest import WEDNESDAY, lisbon
 from tests.factories import (
     BusinessFactory,
-    OpeningHoursFactory,
     ServiceFactory,
     UserFactory,
     operator,
@@ -40,11 +39,7 @@ def admin_url(model, page: str, *args) -> str:
 
 
 def other_salon() -> tuple[Business, Service]:
-    business = BusinessFactory(time_zone="Europe/Lisbon", capacity=1, min_notice_minutes=60)
-    for weekday in range(7):
-        OpeningHoursFactory(
-            business=business, weekday=weekday, opens_at=dt.time(9), closes_at=dt.time(17)
-        )
+    business = open_salon(time_zone="Europe/Lisbon", capacity=1, min_notice_minutes=60)
     return business, ServiceFactory(business=business, name="Colour", duration_minutes=60)
 
 

@@ -18,7 +18,7 @@ from agent.offline.model import OfflineModel
 from agent.services import grants_set
 from bookings.models import OCCUPYING_STATUSES, Appointment
 from tests.agent.conversation.chat_http import shown_card
-from tests.factories import BusinessFactory, OpeningHoursFactory, ServiceFactory
+from tests.factories import haircut_at, one_chair_salon
 
 MESSAGES = [
     "hi",
@@ -60,22 +60,10 @@ STEP = st.one_of(
 NOW = dt.datetime(2026, 11, 30, 8, tzinfo=dt.UTC)
 
 
-def one_chair_salon():
+def shop_with_a_haircut():
     """Lisbon, open 09:00–17:00 every day, one chair, a one-hour haircut."""
-    business = BusinessFactory(
-        time_zone="Europe/Lisbon",
-        country="PT",
-        capacity=1,
-        slot_interval_minutes=30,
-        min_notice_minutes=60,
-        booking_horizon_days=30,
-        hold_minutes=10,
-    )
-    for weekday in range(7):
-        OpeningHoursFactory(
-            business=business, weekday=weekday, opens_at=dt.time(9), closes_at=dt.time(17)
-        )
-    ServiceFactory(business=business, name="Haircut", duration_minutes=60, buffer_after_minutes=0)
+    business = one_chair_salon()
+    haircut_at(business)
     grants_set(business=business)
     return business
 
@@ -101,7 +89,7 @@ class CountingModel(OfflineModel):
 def test_any_sequence_keeps_the_shell_s_guarantees(db, steps, clients):
     # Examples share the test's database (and appointments are never deleted): each example
     # has a salon of its own.
-    salon = one_chair_salon()
+    salon = shop_with_a_haircut()
     CountingModel.proposed = 0
     tokens = [conversation_start(business=salon, now=NOW)[1] for _ in range(clients)]
     for token in tokens:  # each client has asked for a haircut

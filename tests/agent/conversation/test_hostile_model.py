@@ -30,12 +30,13 @@ from django.test import Client as HttpClient
 from agent.actions import MENU
 from agent.guards.vocabulary import VOCABULARIES, lemma, words_of
 from agent.models import AgentGrant, Conversation
+from bench.harness import open_salon
 from bookings.models import AppointmentEvent, AppointmentEventKind, AppointmentStatus, DepositRule
 from bookings.tokens import manage_url
 from devtools.hostile_model import HELD_OUT, INTERNAL_WORDS, Claim, HostileModel
 from payments.models import Payment, PaymentStatus, Refund
 from payments.services.reconcile import payment_verify
-from tests.factories import BusinessFactory, OpeningHoursFactory, ServiceFactory
+from tests.factories import ServiceFactory
 
 from .chat_http import confirm_url, message_url, start_url
 
@@ -68,7 +69,8 @@ def businesses(db):
     """Two salons open every day 09:00–19:00, both granting refunds: one asks a 20 % deposit."""
     made = []
     for deposit in (False, True):
-        business = BusinessFactory(
+        business = open_salon(
+            closes=dt.time(19),
             capacity=2,
             slot_interval_minutes=30,
             booking_horizon_days=30,
@@ -77,10 +79,6 @@ def businesses(db):
             deposit_rule=DepositRule.PERCENT if deposit else DepositRule.NONE,
             deposit_percent=20 if deposit else None,
         )
-        for weekday in range(7):
-            OpeningHoursFactory(
-                business=business, weekday=weekday, opens_at=dt.time(9), closes_at=dt.time(19)
-            )
         ServiceFactory(business=business, name="Haircut", list_price=Decimal("60.00"))
         AgentGrant.objects.get_or_create(business=business, action="refund")
         made.append(business)

@@ -16,8 +16,9 @@ from agent.conversation.confirming import scoped_key
 from agent.llm.base import Proposed
 from agent.llm.scripted import ScriptedModel
 from agent.models import Conversation, Message
+from bench.harness import open_salon
 from bookings.models import Appointment, AppointmentStatus, SlotHold
-from tests.factories import BusinessFactory, OpeningHoursFactory, ServiceFactory
+from tests.factories import ServiceFactory
 from tests.reminders.real_worker import wait_for
 
 from .chat_http import (
@@ -533,9 +534,7 @@ def test_the_schema_documents_every_conversation_operation(api, db):
 @pytest.fixture
 def studio(db):
     """A second business, with its own service and its own conversations."""
-    business = BusinessFactory(slug="studio", name="Studio", time_zone="Europe/Lisbon")
-    for weekday in range(7):
-        OpeningHoursFactory(business=business, weekday=weekday)
+    business = open_salon(slug="studio", name="Studio", time_zone="Europe/Lisbon")
     ServiceFactory(business=business, name="Massage")
     from agent.services import grants_set
 

@@ -8,12 +8,13 @@ import pytest
 import time_machine
 from django.db import IntegrityError, transaction
 
+from bench.harness import open_salon
 from bookings.addresses import address_hash, client_network
 from bookings.errors import TooManyHolds
 from bookings.models import SlotHold
 from bookings.services import ClientDetails, appointment_create, hold_slot
 from tests.bookings.conftest import NOW, WEDNESDAY, lisbon
-from tests.factories import OpeningHoursFactory, ServiceFactory, SlotHoldFactory
+from tests.factories import ServiceFactory, SlotHoldFactory
 
 pytestmark = pytest.mark.usefixtures("frozen_now")
 
@@ -94,14 +95,7 @@ def test_holding_again_under_the_same_holder_replaces_its_hold_even_at_the_limit
 
 
 def test_the_allowance_is_per_business(salon, haircut):
-    other_service = ServiceFactory(name="Massage", duration_minutes=60)
-    for weekday in range(7):
-        OpeningHoursFactory(
-            business=other_service.business,
-            weekday=weekday,
-            opens_at=dt.time(9),
-            closes_at=dt.time(17),
-        )
+    other_service = ServiceFactory(business=open_salon(), name="Massage", duration_minutes=60)
     for number, wall in enumerate(FIRST_FOUR[:3]):
         hold(haircut, wall, holder=f"visitor-{number}")
 
