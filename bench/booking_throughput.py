@@ -203,7 +203,8 @@ def main(argv: list[str]) -> None:
     url = harness.bench_database(args.database)
     from django.db import connection
 
-    from bookings.services import ClientDetails, appointment_create
+    from bookings.services import ClientDetails
+    from orchestration.appointment_changes import appointment_create
 
     service = harness.open_all_day("open-all-day")
     service.list_price = Decimal("40.00")

@@ -9,9 +9,10 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
+from orchestration.deposit_settlement import payment_verify, webhook_receive
 from payments import stripe_api
 from payments.models import Payment
-from payments.services import PaymentMismatch, payment_verify, webhook_receive
+from payments.services import PaymentMismatch
 from payments.stripe_events import NotAnEvent
 
 INTERNAL_SECRET_HEADER = "HTTP_X_ORDINA_INTERNAL_SECRET"  # noqa: S105 - a header name

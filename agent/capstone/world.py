@@ -17,8 +17,10 @@ from agent.models import AppointmentReference
 from agent.services import grants_set
 from bookings.actors import Actor
 from bookings.models import AppointmentStatus, Business, DepositRule, OpeningHours, Service, Weekday
-from bookings.services import ClientDetails, appointment_create
-from payments.services import deposit_checkout_open, payment_verify, refund_issue
+from bookings.services import ClientDetails
+from orchestration.appointment_changes import appointment_create
+from orchestration.deposit_settlement import deposit_checkout_open, payment_verify
+from payments.services import refund_issue
 
 PROPOSALS = Path(__file__).with_name("proposals.jsonl")
 SLUG = "mercado"

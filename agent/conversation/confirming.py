@@ -2,7 +2,8 @@
 
 It is a ``confirm_booking`` proposal made by the client, judged by the same three gates (the
 agent must be granted it; the POLICY gate wants a held slot and every required detail) and
-executed through the core's one door, ``appointment_create``, with the client's
+executed through the booking-with-deposit flow (``orchestration.booking_with_deposit``, the
+core's one door ``appointment_create`` with its deposit and reminders) with the client's
 Idempotency-Key: a double click or a retried request answers with the same appointment. A time
 lost since it was held comes back as an honest refusal with the core's real alternatives.
 
@@ -47,7 +48,8 @@ from bookings.actors import Actor
 from bookings.errors import IdempotencyConflict, InvalidBooking, SlotUnavailable
 from bookings.models import AppointmentStatus
 from bookings.services import ClientDetails
-from payments.services import booking_with_deposit_create, deposit_checkout_open
+from orchestration.booking_with_deposit import booking_with_deposit_create
+from orchestration.deposit_settlement import deposit_checkout_open
 from payments.stripe_api import StripeUnavailable
 
 LIVE = (AppointmentStatus.CONFIRMED, AppointmentStatus.PENDING_PAYMENT)

@@ -52,16 +52,13 @@ from bookings.errors import (
     InvalidBooking,
     SlotUnavailable,
 )
-from bookings.models import Service, SlotHold
+from bookings.models import Service
 from bookings.negotiation import offer_amount
 from bookings.selectors import negotiation_terms, open_slots_for
-from bookings.services import (
-    appointment_cancel,
-    appointment_reschedule,
-    hold_slot,
-    nearest_alternatives,
-)
-from payments.services import deposit_checkout_open
+from bookings.services import hold_release as core_hold_release
+from bookings.services import hold_slot, nearest_alternatives
+from orchestration.appointment_changes import appointment_cancel, appointment_reschedule
+from orchestration.deposit_settlement import deposit_checkout_open
 from payments.stripe_api import StripeUnavailable
 
 # Without a day or window, slots are looked for over a week, then a second one.
@@ -303,7 +300,7 @@ def _price_offer(
 def hold_release(conversation: Conversation) -> None:
     """Let go of the conversation's hold, if it has one."""
     if conversation.held_start is not None:
-        SlotHold.objects.filter(business=conversation.business, holder=conversation.holder).delete()
+        core_hold_release(business_id=conversation.business_id, holder=conversation.holder)
     conversation.held_start = conversation.held_until = None
 
 

@@ -37,12 +37,13 @@ from agent.models import AppointmentReference, Conversation, Message, MessageRol
 from agent.offline.dayparts import weekly_dayparts
 from agent.offline.reading import MessageReading, read_message
 from agent.services import granted_actions
-from bookings.models import Appointment, AppointmentStatus, Business, OpeningHours, Service
+from bookings.models import AppointmentStatus, Business, OpeningHours, Service
 from bookings.negotiation import Terms
 from bookings.selectors import negotiation_terms, open_slots_for
 from bookings.services import nearest_alternatives
 from bookings.tokens import calendar_url, manage_url
 from knowledge.selectors import knowledge_for_prompt
+from orchestration.booking_with_deposit import deposit_quote
 from payments.models import Payment
 from payments.services.checkout import deposit_for
 
@@ -471,4 +472,4 @@ def _deposit(conversation: Conversation) -> Decimal:
     service.business = conversation.business
     # What Confirm would book (agent.conversation.bargaining): the core's figure, else the list.
     price = negotiation_standing(conversation).price or service.list_price
-    return deposit_for(Appointment(business=conversation.business, service=service, price=price))
+    return deposit_quote(service=service, price=price)

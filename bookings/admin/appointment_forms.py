@@ -18,8 +18,8 @@ from bookings.actors import Actor
 from bookings.availability import Interval
 from bookings.errors import AppointmentNotChangeable, InvalidBooking, SlotUnavailable
 from bookings.models import Appointment
-from bookings.services import appointment_create, appointment_reschedule
 from bookings.services.booking import OVERRIDE_REASON_MAX, WalkInOverride
+from orchestration.appointment_changes import appointment_create, appointment_reschedule
 
 WALK_IN_LABEL = "Walk-in: book outside the rules"
 WALK_IN_HINT = f"As an owner you can book it anyway: tick “{WALK_IN_LABEL}” and say why."

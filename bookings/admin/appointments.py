@@ -7,7 +7,8 @@ from django.utils import timezone
 from bookings.access import Action
 from bookings.errors import AppointmentNotChangeable
 from bookings.models import Appointment, AppointmentEvent, AppointmentStatus
-from bookings.services import appointment_cancel, appointment_record_outcome
+from bookings.services import appointment_notes_change
+from orchestration.appointment_changes import appointment_cancel, appointment_record_outcome
 from reminders.models import Reminder
 
 from .acting import dashboard_actor, offers_walk_ins
@@ -159,8 +160,10 @@ class AppointmentAdmin(BusinessScopedAdmin):
 
     def save_model(self, request, obj, form, change) -> None:
         # The booking or the move was made by the service in the form's validation; only the
-        # free-text note is saved here.
-        obj.save(update_fields=["notes", "updated_at"])
+        # free-text note is saved here, through its door, so its history records who wrote it.
+        appointment_notes_change(
+            appointment=obj, notes=obj.notes, actor=dashboard_actor(request, obj.business_id)
+        )
 
     @admin.action(description="Mark the selected appointments attended")
     def mark_attended(self, request, queryset) -> None:

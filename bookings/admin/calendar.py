@@ -31,7 +31,7 @@ from bookings.calendar_lanes import Board, Timed, lay_out_board
 from bookings.errors import AppointmentNotChangeable, InvalidBooking
 from bookings.models import Appointment, AppointmentStatus, Business, BusyBlock, SlotHold
 from bookings.selectors import schedule_between
-from bookings.services import appointment_record_outcome
+from orchestration.appointment_changes import appointment_record_outcome
 from payments.models import PaymentStatus
 
 from .acting import dashboard_actor

@@ -23,8 +23,8 @@ from rest_framework.response import Response
 
 from bookings.models import Appointment, AppointmentStatus
 from bookings.services import ClientDetails
+from orchestration.booking_with_deposit import book_with_deposit
 from payments.models import Payment
-from payments.services import booking_with_deposit_create, deposit_checkout_open
 from payments.stripe_api import StripeUnavailable
 
 from .errors import error_responses
@@ -170,30 +170,30 @@ class AppointmentCreateApi(PublicApi):
             raise ValidationError(errors)
         booking = body.validated_data
         service = bookable_service_or_404(business, booking["service"])
-        # Awaiting its deposit, the appointment holds its time; its payment is written with it.
-        outcome = booking_with_deposit_create(
-            service=service,
-            start=booking["start"],
-            client=ClientDetails(
-                name=booking["name"],
-                email=booking.get("email", ""),
-                phone=booking.get("phone", ""),
-            ),
-            idempotency_key=key,
-            holder=booking.get("holder"),
-        )
         try:
-            # Opened once; a repeated request gets the same Checkout, Stripe is not asked again.
-            checkout = deposit_checkout_open(appointment=outcome.appointment)
+            # Awaiting its deposit, the appointment holds its time; its payment is written with
+            # it, and a repeated request gets the same Checkout.
+            booked = book_with_deposit(
+                service=service,
+                start=booking["start"],
+                client=ClientDetails(
+                    name=booking["name"],
+                    email=booking.get("email", ""),
+                    phone=booking.get("phone", ""),
+                ),
+                idempotency_key=key,
+                holder=booking.get("holder"),
+            )
         except StripeUnavailable:
-            # deposit_checkout_open has released the appointment: its time is open again.
+            # The flow has released the appointment: its time is open again.
             raise PaymentsUnavailable() from None
+        outcome = booked.outcome
         output = self.OutputSerializer(
             outcome.appointment,
             context={
                 **self.output_context(),
                 "manage_token": outcome.manage_token,
-                "payment": None if checkout is None else checkout.payment,
+                "payment": booked.payment,
             },
         )
         return Response(output.data, status=201 if outcome.created else 200)

@@ -9,7 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from bookings.models import Appointment
-from bookings.services import appointment_cancel, appointment_reschedule
+from orchestration.appointment_changes import appointment_cancel, appointment_reschedule
 
 from .appointments import AppointmentSerializer
 from .errors import error_responses

@@ -34,7 +34,6 @@ from bookings.models import (
     Membership,
     Role,
     Service,
-    SlotHold,
 )
 from bookings.refusal_reasons import slot_refusals, standing_refusal
 from bookings.selectors import (
@@ -45,9 +44,10 @@ from bookings.selectors import (
     service_shape,
 )
 from bookings.tokens import manage_token, token_hash
-from reminders.services.planning import reminders_sync
 
 from .clients import ClientDetails, client_for_booking
+from .hold_release import hold_release
+from .in_step import InStep, keep_in_step
 
 ALTERNATIVES = 3
 ALTERNATIVE_DAYS = 7
@@ -109,11 +109,13 @@ def appointment_create(
     actor: Actor = CLIENT,
     now: dt.datetime | None = None,
     override: WalkInOverride | None = None,
+    in_step: InStep | None = None,
 ) -> BookingOutcome:
     """Book ``service`` at ``start`` for ``client`` (details, or an existing client row), at
     ``price`` (the list price when None), recorded as done by ``actor``. With ``override``, an
     owner books a walk-in: the calendar's rules other than capacity may be broken, and the
-    reason and the rules broken are written to the history.
+    reason and the rules broken are written to the history. ``in_step`` runs in the booking's
+    transaction, once the appointment is written (not on a replay).
 
     Raises InvalidBooking (bad request, a price below the floor or above the list price, or an
     override without a reason or from someone not an owner here), IdempotencyConflict (key
@@ -161,8 +163,8 @@ def appointment_create(
                 actor=actor,
             )
             if holder:
-                SlotHold.objects.filter(business=business, holder=holder).delete()
-            reminders_sync(appointment, now=now)
+                hold_release(business_id=business.pk, holder=holder)
+            keep_in_step(in_step, appointment, now)
     except SlotUnavailable as refusal:
         refusal.alternatives = nearest_alternatives(service, start, now=now, holder=holder)
         raise

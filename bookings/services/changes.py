@@ -1,6 +1,8 @@
-"""Moving and cancelling an appointment. A move goes through the same lock and the same
-availability rules as a new booking; the appointment's row lock keeps a move and a cancel of
-the same appointment from interleaving."""
+"""Moving and cancelling an appointment, and every other change of its state. A move goes
+through the same lock and the same availability rules as a new booking; the appointment's row
+lock keeps a move and a cancel of the same appointment from interleaving. Each writer takes the
+caller's ``in_step`` (``bookings.services.in_step``) and runs it under that lock, after the
+change and its history row are written."""
 
 import datetime as dt
 
@@ -19,9 +21,9 @@ from bookings.models import (
     AppointmentStatus,
 )
 from bookings.selectors import service_shape
-from reminders.services.planning import reminders_sync
 
 from .booking import _seat_if_open, nearest_alternatives
+from .in_step import InStep, keep_in_step
 
 
 def _locked(appointment: Appointment) -> Appointment:
@@ -38,6 +40,7 @@ def appointment_reschedule(
     new_start: dt.datetime,
     actor: Actor = CLIENT,
     now: dt.datetime | None = None,
+    in_step: InStep | None = None,
 ) -> Appointment:
     """Move the appointment to ``new_start``, keeping its service, client and price (a price
     agreed at booking met the floor then; a move neither sets nor re-judges it).
@@ -88,6 +91,7 @@ def appointment_reschedule(
                 actor=actor,
                 data={"from": moved_from.isoformat(), "to": new_start.isoformat(), "seat": seat},
                 now=now,
+                in_step=in_step,
             )
     except (SlotUnavailable, IntegrityError):
         raise SlotUnavailable(
@@ -104,9 +108,10 @@ def _record(
     status: str | None = None,
     data: dict | None = None,
     now: dt.datetime | None = None,
+    in_step: InStep | None = None,
 ) -> Appointment:
-    """Under the row lock: set the new status (if any), write the history row, and bring the
-    reminders in step — the same three steps for every change of an appointment's state."""
+    """Under the row lock: set the new status (if any), write the history row, and run the
+    caller's ``in_step`` — the same three steps for every change of an appointment's state."""
     if status is not None and status != current.status:
         current.status = status
         current.save(update_fields=["status", "updated_at"])
@@ -117,7 +122,7 @@ def _record(
         **actor.fields(),
         data=data or {},
     )
-    reminders_sync(current, now=now)
+    keep_in_step(in_step, current, now)
     return current
 
 
@@ -127,6 +132,7 @@ def appointment_cancel(
     actor: Actor = CLIENT,
     reason: str = "",
     now: dt.datetime | None = None,
+    in_step: InStep | None = None,
 ) -> Appointment:
     """Cancel the appointment; its time is free again at once. Raises AppointmentNotChangeable."""
     now = now or timezone.now()
@@ -141,11 +147,16 @@ def appointment_cancel(
             status=AppointmentStatus.CANCELLED,
             data={"reason": reason} if reason else {},
             now=now,
+            in_step=in_step,
         )
 
 
 def appointment_confirm_deposit(
-    *, appointment: Appointment, actor: Actor, data: dict | None = None
+    *,
+    appointment: Appointment,
+    actor: Actor,
+    data: dict | None = None,
+    in_step: InStep | None = None,
 ) -> Appointment:
     """A deposit was verified as paid: an appointment awaiting it is confirmed. Anything else
     (already confirmed, released meanwhile) is left as it is and recorded."""
@@ -159,11 +170,16 @@ def appointment_confirm_deposit(
             actor=actor,
             status=status_after,
             data={"status_after": status_after, **(data or {})},
+            in_step=in_step,
         )
 
 
 def appointment_release_unpaid(
-    *, appointment: Appointment, actor: Actor, data: dict | None = None
+    *,
+    appointment: Appointment,
+    actor: Actor,
+    data: dict | None = None,
+    in_step: InStep | None = None,
 ) -> Appointment:
     """The deposit was not paid in time: an appointment still awaiting it is released and its
     time offered again. A confirmed appointment is never released here."""
@@ -177,6 +193,7 @@ def appointment_release_unpaid(
             actor=actor,
             status=AppointmentStatus.EXPIRED,
             data=data,
+            in_step=in_step,
         )
 
 
@@ -187,7 +204,12 @@ OUTCOMES: dict[str, str] = {
 
 
 def appointment_record_outcome(
-    *, appointment: Appointment, outcome: str, actor: Actor, now: dt.datetime | None = None
+    *,
+    appointment: Appointment,
+    outcome: str,
+    actor: Actor,
+    now: dt.datetime | None = None,
+    in_step: InStep | None = None,
 ) -> Appointment:
     """The owner records whether the client came (attended) or not (no-show), once the visit
     has started. A no-show gets its follow-up message planned; the other reminders stop."""
@@ -202,4 +224,39 @@ def appointment_record_outcome(
             raise AppointmentNotChangeable("The visit has not started yet.")
         if current.status == outcome:
             return current
-        return _record(current, OUTCOMES[outcome], actor=actor, status=outcome, now=now)
+        return _record(
+            current, OUTCOMES[outcome], actor=actor, status=outcome, now=now, in_step=in_step
+        )
+
+
+def appointment_refund_record(
+    *, appointment: Appointment, actor: Actor, data: dict
+) -> AppointmentEvent:
+    """A refund of the appointment's deposit was issued: its history says so. The appointment
+    itself does not change (a refund neither cancels nor moves it), so no lock is taken."""
+    return AppointmentEvent.objects.create(
+        business_id=appointment.business_id,
+        appointment=appointment,
+        kind=AppointmentEventKind.REFUNDED,
+        **actor.fields(),
+        data=data,
+    )
+
+
+def appointment_notes_change(*, appointment: Appointment, notes: str, actor: Actor) -> Appointment:
+    """The staff's notes on the appointment are replaced, and the change recorded in its
+    history (the notes themselves are kept on the appointment, not copied into the history)."""
+    with transaction.atomic():
+        current = _locked(appointment)
+        if current.notes == notes:
+            return current
+        current.notes = notes
+        current.save(update_fields=["notes", "updated_at"])
+        AppointmentEvent.objects.create(
+            business_id=current.business_id,
+            appointment=current,
+            kind=AppointmentEventKind.NOTE,
+            **actor.fields(),
+            data={},
+        )
+        return current

@@ -32,8 +32,8 @@ from bookings.availability import Interval
 from bookings.errors import AppointmentNotChangeable, BookingError, SlotUnavailable
 from bookings.models import Appointment, AppointmentStatus
 from bookings.selectors import open_slots_for
-from bookings.services import appointment_cancel, appointment_reschedule
 from bookings.tokens import manage_url
+from orchestration.appointment_changes import appointment_cancel, appointment_reschedule
 from reminders.language import client_language
 
 from .calendar_file import CalendarEntry, calendar_file

@@ -1,8 +1,9 @@
 """Payments' writers. Only these change a payment's state, and only from facts a verified
-server-to-server caller reported: a signed Stripe webhook, or Stripe asked directly."""
+server-to-server caller reported: a signed Stripe webhook, or Stripe asked directly. Those that
+may move an appointment on take the caller's ``in_step`` (``bookings.services.in_step``); they
+are called through ``orchestration.deposit_settlement``, which keeps the reminders in step."""
 
 from .checkout import DepositCheckout, deposit_checkout_open
-from .deposit_booking import booking_with_deposit_create
 from .facts import PaymentMismatch, apply_payment_facts
 from .reconcile import payment_verify, reconcile_pending, release_unpaid_expired
 from .refunds import RefundRefused, refund_issue
@@ -14,7 +15,6 @@ __all__ = [
     "RefundRefused",
     "WebhookReceipt",
     "apply_payment_facts",
-    "booking_with_deposit_create",
     "deposit_checkout_open",
     "payment_verify",
     "reconcile_pending",

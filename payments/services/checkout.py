@@ -1,14 +1,14 @@
 """The deposit of a booking: its Payment row, and the Stripe Checkout where the client pays it.
 
 A booking that awaits a deposit is made in one transaction with its Payment row (see
-``deposit_booking``), so an appointment awaiting a deposit always has a payment attempt on
-record, whatever happens to the process afterwards. The Checkout is opened after that commit,
-never while the day's booking lock is held: the first call asks Stripe, with an idempotency key
-derived from the booking and parameters derived only from stored values, so a retry after a
-crash at any point — before Stripe heard of it, while it created the session, after it answered
-— gets the same session, never a second one. When Stripe cannot open it, the payment is marked
-failed and the appointment released in the same transaction, so its time is offered again at
-once.
+``orchestration.booking_with_deposit``), so an appointment awaiting a deposit always has a
+payment attempt on record, whatever happens to the process afterwards. The Checkout is opened
+after that commit, never while the day's booking lock is held: the first call asks Stripe, with
+an idempotency key derived from the booking and parameters derived only from stored values, so
+a retry after a crash at any point — before Stripe heard of it, while it created the session,
+after it answered — gets the same session, never a second one. When Stripe cannot open it, the
+payment is marked failed and the appointment released in the same transaction, so its time is
+offered again at once.
 
 Stripe's Checkout lives a margin longer than our hold on the time (``CHECKOUT_MARGIN``): Stripe
 wants at least 30 minutes between opening a session and its expiry, and a retry may open it
@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from bookings.actors import Actor
 from bookings.models import Appointment, AppointmentStatus
+from bookings.services import InStep
 from payments import stripe_api
 from payments.deposits import deposit_due, to_minor_units
 from payments.models import Payment
@@ -87,7 +88,7 @@ def deposit_payment_prepare(*, appointment: Appointment, now: dt.datetime) -> Pa
 
 
 def deposit_checkout_open(
-    *, appointment: Appointment, now: dt.datetime | None = None
+    *, appointment: Appointment, now: dt.datetime | None = None, in_step: InStep | None = None
 ) -> DepositCheckout | None:
     """The Checkout for this appointment's deposit, opened once: a repeated call (a retried
     booking or Confirm) returns the same payment and URL without asking Stripe again, and a call
@@ -95,8 +96,8 @@ def deposit_checkout_open(
     the session it may already have made. None when no Checkout was opened and none is due (no
     deposit, or the appointment no longer awaits one).
 
-    When Stripe cannot open it, the payment is marked failed, the appointment released, and
-    StripeUnavailable raised.
+    When Stripe cannot open it, the payment is marked failed, the appointment released (with
+    ``in_step``), and StripeUnavailable raised.
     """
     now = now or timezone.now()
     if (opened := _opened(appointment)) is not None:
@@ -123,7 +124,7 @@ def deposit_checkout_open(
         except stripe_api.StripeUnavailable as error:
             outage = error
             # Failed, never charged: the appointment is released with it (one step, facts).
-            apply_payment_facts(payment, source=Actor.payments(), failed_at=now)
+            apply_payment_facts(payment, source=Actor.payments(), failed_at=now, in_step=in_step)
         else:
             _record_session(payment, session)
     if outage is not None:

@@ -6,7 +6,7 @@ from decimal import Decimal
 from django.db import transaction
 
 from bookings.actors import Actor
-from bookings.services import appointment_confirm_deposit, appointment_release_unpaid
+from bookings.services import InStep, appointment_confirm_deposit, appointment_release_unpaid
 from payments.models import Payment, PaymentStatus
 from payments.states import PaymentFacts, status_of
 
@@ -33,10 +33,12 @@ def apply_payment_facts(
     amount_refunded: Decimal | None = None,
     expired_at: dt.datetime | None = None,
     failed_at: dt.datetime | None = None,
+    in_step: InStep | None = None,
 ) -> Payment:
     """Join the new facts into the payment (nothing known is taken back), store the derived
     status, and confirm or release the appointment when the payment has just become paid or
-    expired. Safe to call again with the same facts."""
+    expired (``in_step`` run with that change, as the core runs it). Safe to call again with
+    the same facts."""
     with transaction.atomic():
         current = Payment.objects.select_for_update().get(pk=payment.pk)
         before = status_of(facts_of(current))
@@ -58,10 +60,16 @@ def apply_payment_facts(
             facts.paid_at is not None
         ):
             current.appointment = appointment_confirm_deposit(
-                appointment=appointment, actor=source, data={"payment": current.pk}
+                appointment=appointment,
+                actor=source,
+                data={"payment": current.pk},
+                in_step=in_step,
             )
         elif current.status in (PaymentStatus.EXPIRED, PaymentStatus.FAILED):
             current.appointment = appointment_release_unpaid(
-                appointment=appointment, actor=source, data={"payment": current.pk}
+                appointment=appointment,
+                actor=source,
+                data={"payment": current.pk},
+                in_step=in_step,
             )
     return current

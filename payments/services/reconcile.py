@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from bookings.actors import Actor
 from bookings.models import Appointment, AppointmentStatus
-from bookings.services import appointment_release_unpaid
+from bookings.services import InStep, appointment_release_unpaid
 from payments import stripe_api
 from payments.models import Payment, PaymentStatus
 from payments.stripe_events import StripeObject
@@ -28,7 +28,9 @@ class Reconciliation:
     errors: list[str]
 
 
-def payment_verify(payment: Payment, *, now: dt.datetime | None = None) -> Payment:
+def payment_verify(
+    payment: Payment, *, now: dt.datetime | None = None, in_step: InStep | None = None
+) -> Payment:
     """Ask Stripe how this payment's Checkout stands and record what it confirms.
     Raises stripe_api.StripeUnavailable, PaymentMismatch."""
     now = now or timezone.now()
@@ -47,13 +49,17 @@ def payment_verify(payment: Payment, *, now: dt.datetime | None = None) -> Payme
     )
     _check_session(payment, as_event, session.livemode)
     if session.payment_status == "paid":
-        return apply_payment_facts(payment, source=Actor.payments(), paid_at=now)
+        return apply_payment_facts(payment, source=Actor.payments(), paid_at=now, in_step=in_step)
     if session.status == "expired":
-        return apply_payment_facts(payment, source=Actor.payments(), expired_at=now)
+        return apply_payment_facts(
+            payment, source=Actor.payments(), expired_at=now, in_step=in_step
+        )
     return payment
 
 
-def reconcile_pending(*, now: dt.datetime | None = None) -> Reconciliation:
+def reconcile_pending(
+    *, now: dt.datetime | None = None, in_step: InStep | None = None
+) -> Reconciliation:
     """Every payment still pending a few minutes after its Checkout opened, asked about."""
     now = now or timezone.now()
     pending = Payment.objects.filter(
@@ -66,7 +72,7 @@ def reconcile_pending(*, now: dt.datetime | None = None) -> Reconciliation:
     for payment in pending:
         checked += 1
         try:
-            after = payment_verify(payment, now=now)
+            after = payment_verify(payment, now=now, in_step=in_step)
         except Exception as problem:  # one payment's trouble must not stop the rest
             errors.append(f"payment {payment.pk}: {problem}")
             continue
@@ -75,7 +81,7 @@ def reconcile_pending(*, now: dt.datetime | None = None) -> Reconciliation:
     return Reconciliation(checked, paid, expired, errors)
 
 
-def release_unpaid_expired(*, now: dt.datetime | None = None) -> int:
+def release_unpaid_expired(*, now: dt.datetime | None = None, in_step: InStep | None = None) -> int:
     """The backstop to checkout.session.expired: payments still pending past their hold are
     expired and their appointments released. Stripe is asked first and the Checkout closed at
     Stripe before the time is let go, so a client who paid at the last moment (its webhook
@@ -88,11 +94,14 @@ def release_unpaid_expired(*, now: dt.datetime | None = None) -> int:
     released = 0
     for payment in overdue:
         try:
-            payment = _closed_at_stripe(payment_verify(payment, now=now), now)
+            verified = payment_verify(payment, now=now, in_step=in_step)
+            payment = _closed_at_stripe(verified, now, in_step)
         except (stripe_api.StripeUnavailable, PaymentMismatch):
             continue
         if payment.status == PaymentStatus.PENDING:
-            payment = apply_payment_facts(payment, source=Actor.system(), expired_at=now)
+            payment = apply_payment_facts(
+                payment, source=Actor.system(), expired_at=now, in_step=in_step
+            )
         released += payment.status == PaymentStatus.EXPIRED
     orphans = Appointment.objects.filter(
         status=AppointmentStatus.PENDING_PAYMENT,
@@ -104,12 +113,13 @@ def release_unpaid_expired(*, now: dt.datetime | None = None) -> int:
             appointment=appointment,
             actor=Actor.system(),
             data={"reason": "no payment was ever opened for the deposit"},
+            in_step=in_step,
         )
         released += after.status == AppointmentStatus.EXPIRED
     return released
 
 
-def _closed_at_stripe(payment: Payment, now: dt.datetime) -> Payment:
+def _closed_at_stripe(payment: Payment, now: dt.datetime, in_step: InStep | None) -> Payment:
     """Still pending with an open Checkout: close it at Stripe. If Stripe will not because it
     was paid (or expired) meanwhile, what Stripe says now is recorded instead."""
     if payment.status != PaymentStatus.PENDING or not payment.checkout_session_id:
@@ -118,7 +128,7 @@ def _closed_at_stripe(payment: Payment, now: dt.datetime) -> Payment:
         stripe_api.expire_checkout_session(payment.checkout_session_id)
     except stripe_api.StripeUnavailable:
         # Not open any more, or Stripe is down: ask again; still open means try next sweep.
-        payment = payment_verify(payment, now=now)
+        payment = payment_verify(payment, now=now, in_step=in_step)
         if payment.status == PaymentStatus.PENDING:
             raise
     return payment

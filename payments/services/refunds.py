@@ -9,7 +9,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from bookings.actors import Actor
-from bookings.models import Appointment, AppointmentEvent, AppointmentEventKind
+from bookings.models import Appointment
+from bookings.services import appointment_refund_record
 from payments import stripe_api
 from payments.deposits import to_minor_units
 from payments.models import Payment, Refund
@@ -78,11 +79,9 @@ def refund_issue(
             **actor.fields(),
         )
         apply_payment_facts(payment, source=actor, amount_refunded=payment.amount_refunded + amount)
-        AppointmentEvent.objects.create(
-            business=appointment.business,
+        appointment_refund_record(
             appointment=appointment,
-            kind=AppointmentEventKind.REFUNDED,
-            **actor.fields(),
+            actor=actor,
             data={"amount": str(amount), "refund": result.id, "reason": reason},
         )
     return refund

@@ -18,6 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from bookings.actors import Actor
+from bookings.services import InStep
 from payments import stripe_api
 from payments.deposits import from_minor_units, to_minor_units
 from payments.models import Payment, WebhookEvent, WebhookOutcome
@@ -41,7 +42,9 @@ class WebhookReceipt:
     duplicate: bool
 
 
-def webhook_receive(payload: bytes, signature: str | None) -> WebhookReceipt:
+def webhook_receive(
+    payload: bytes, signature: str | None, *, in_step: InStep | None = None
+) -> WebhookReceipt:
     """Verify and record one delivery. Raises stripe_api.WebhookSignatureInvalid or
     stripe_events.NotAnEvent (both → 400, nothing stored); any event with an id is stored."""
     verified = stripe_api.verify_webhook(payload, signature)
@@ -54,7 +57,7 @@ def webhook_receive(payload: bytes, signature: str | None) -> WebhookReceipt:
                 payload=verified.payload,
                 outcome=WebhookOutcome.IGNORED,
             )
-            _process(event)
+            _process(event, in_step)
     except IntegrityError:
         # Already stored by an earlier (or concurrent, now committed) delivery; any other
         # integrity error is a bug and surfaces as one.
@@ -65,15 +68,15 @@ def webhook_receive(payload: bytes, signature: str | None) -> WebhookReceipt:
     return WebhookReceipt(event, False)
 
 
-def webhook_reprocess(event: WebhookEvent) -> WebhookEvent:
+def webhook_reprocess(event: WebhookEvent, *, in_step: InStep | None = None) -> WebhookEvent:
     """Run a stored event through processing again (the replay command, for failed ones)."""
     with transaction.atomic():
         locked = WebhookEvent.objects.select_for_update().get(pk=event.pk)
-        _process(locked)
+        _process(locked, in_step)
     return locked
 
 
-def _process(event: WebhookEvent) -> None:
+def _process(event: WebhookEvent, in_step: InStep | None) -> None:
     """Apply the event inside the caller's transaction; a failure is recorded on the event
     (in a savepoint, so the event row itself is kept) and answered 200: Stripe retrying the
     same delivery would not fix it, the replay command can."""
@@ -88,7 +91,7 @@ def _process(event: WebhookEvent) -> None:
         return
     try:
         with transaction.atomic():
-            payment = _apply(handled)
+            payment = _apply(handled, in_step)
     except (PaymentMismatch, Payment.DoesNotExist, KeyError, ValueError) as problem:
         logger.warning("Stripe event %s not applied: %s", event.stripe_event_id, problem)
         _record(event, WebhookOutcome.FAILED, error=str(problem) or type(problem).__name__)
@@ -104,22 +107,26 @@ def _record(event: WebhookEvent, outcome: str, *, error: str = "", payment=None)
     event.save(update_fields=["outcome", "error", "payment", "processed_at"])
 
 
-def _apply(event: HandledEvent) -> Payment:
+def _apply(event: HandledEvent, in_step: InStep | None) -> Payment:
     kind, obj, at = event.type, event.object, event.created
     if kind in SESSION_EVENTS:
         payment = _payment_for(obj, id_field="checkout_session_id", value=obj.id)
         _check_session(payment, obj, event.livemode)
         if kind == "checkout.session.expired":
-            return apply_payment_facts(payment, source=Actor.payments(), expired_at=at)
+            return apply_payment_facts(
+                payment, source=Actor.payments(), expired_at=at, in_step=in_step
+            )
         if kind == "checkout.session.async_payment_failed":
-            return apply_payment_facts(payment, source=Actor.payments(), failed_at=at)
+            return apply_payment_facts(
+                payment, source=Actor.payments(), failed_at=at, in_step=in_step
+            )
         if kind == "checkout.session.completed" and obj.payment_status != "paid":
             return payment  # paid later by async_payment_succeeded, or not at all
-        return apply_payment_facts(payment, source=Actor.payments(), paid_at=at)
+        return apply_payment_facts(payment, source=Actor.payments(), paid_at=at, in_step=in_step)
     if kind == INTENT_SUCCEEDED:
         payment = _payment_for(obj, id_field="payment_intent_id", value=obj.id)
         _check_money(payment, obj, event.livemode)
-        return apply_payment_facts(payment, source=Actor.payments(), paid_at=at)
+        return apply_payment_facts(payment, source=Actor.payments(), paid_at=at, in_step=in_step)
     # charge.refunded: amount_refunded is the charge's cumulative total.
     payment = _payment_for(obj, id_field="payment_intent_id", value=obj.payment_intent)
     _check_money(payment, obj, event.livemode)
@@ -128,6 +135,7 @@ def _apply(event: HandledEvent) -> Payment:
         source=Actor.payments(),
         paid_at=at,
         amount_refunded=from_minor_units(obj.amount_refunded or 0),
+        in_step=in_step,
     )
 
 

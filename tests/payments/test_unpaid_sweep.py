@@ -10,13 +10,11 @@ import pytest
 import time_machine
 
 from bookings.models import AppointmentStatus, DepositRule
-from bookings.services import ClientDetails, appointment_create
+from bookings.services import ClientDetails
+from orchestration.appointment_changes import appointment_create
+from orchestration.booking_with_deposit import booking_with_deposit_create
+from orchestration.deposit_settlement import deposit_checkout_open, release_unpaid_expired
 from payments.models import Payment, PaymentStatus
-from payments.services import (
-    booking_with_deposit_create,
-    deposit_checkout_open,
-    release_unpaid_expired,
-)
 from tests.bookings.conftest import NOW, WEDNESDAY, lisbon
 
 TEN_AM = lisbon(WEDNESDAY, "10:00")

@@ -5,8 +5,9 @@ import datetime as dt
 import pytest
 import time_machine
 
-from bookings.services import ClientDetails, appointment_create
+from bookings.services import ClientDetails
 from bookings.tokens import manage_token
+from orchestration.appointment_changes import appointment_create
 from reminders.delivery import render
 from reminders.models import Reminder, ReminderKind
 from tests.bookings.conftest import lisbon

@@ -7,8 +7,9 @@ import uuid
 import pytest
 
 from agent.models import Conversation
-from bookings.services import ClientDetails, appointment_create
+from bookings.services import ClientDetails
 from bookings.tokens import manage_token
+from orchestration.appointment_changes import appointment_create
 from reminders.delivery import render
 from reminders.models import Reminder, ReminderKind
 from tests.bookings.conftest import WEDNESDAY, lisbon

@@ -9,7 +9,8 @@ import pytest
 from django.core import mail
 from django.db import connection, transaction
 
-from bookings.services import ClientDetails, appointment_create
+from bookings.services import ClientDetails
+from orchestration.appointment_changes import appointment_create
 from reminders.models import Reminder, ReminderKind, ReminderStatus
 from reminders.services import claim_due, dispatch_due
 from reminders.services.dispatch import MAX_ATTEMPTS

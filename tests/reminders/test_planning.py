@@ -6,8 +6,8 @@ import pytest
 
 from bookings.actors import Actor
 from bookings.models import AppointmentStatus, Role
-from bookings.services import (
-    ClientDetails,
+from bookings.services import ClientDetails
+from orchestration.appointment_changes import (
     appointment_cancel,
     appointment_confirm_deposit,
     appointment_create,

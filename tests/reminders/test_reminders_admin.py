@@ -6,7 +6,8 @@ import time_machine
 from django.urls import reverse
 
 from bookings.models import AppointmentStatus
-from bookings.services import ClientDetails, appointment_create
+from bookings.services import ClientDetails
+from orchestration.appointment_changes import appointment_create
 from reminders.models import Reminder, ReminderKind, ReminderStatus
 from tests.bookings.conftest import WEDNESDAY, lisbon
 from tests.factories import owner_of

@@ -18,7 +18,8 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from bookings.services import ClientDetails, appointment_create
+from bookings.services import ClientDetails
+from orchestration.appointment_changes import appointment_create
 from reminders.delivery import render
 from reminders.models import Reminder, ReminderKind, ReminderStatus
 from tests.bookings.conftest import lisbon

@@ -44,8 +44,9 @@ from agent.services import discount_given, grants_set
 from bookings.demo import CLINIC_SLUG, SLUG
 from bookings.errors import SlotUnavailable
 from bookings.models import Appointment, Business
-from bookings.services import ClientDetails, appointment_create
-from payments.services.reconcile import payment_verify
+from bookings.services import ClientDetails
+from orchestration.appointment_changes import appointment_create
+from orchestration.deposit_settlement import payment_verify
 
 WIDTH = 96
 

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from payments.services import reconcile_pending, release_unpaid_expired
+from orchestration.deposit_settlement import reconcile_pending, release_unpaid_expired
 
 
 class Command(BaseCommand):

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 
+from orchestration.deposit_settlement import webhook_reprocess
 from payments.models import WebhookEvent, WebhookOutcome
-from payments.services import webhook_reprocess
 
 
 class Command(BaseCommand):
