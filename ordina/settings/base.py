@@ -260,12 +260,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "task": "reminders.tasks.dispatch_reminders",
         "schedule": REMINDERS_DISPATCH_SECONDS,
     },
-    "release-expired-holds-and-unpaid": {
-        "task": "reminders.tasks.release_expired",
-        "schedule": 60.0,
-    },
-    "reconcile-payments": {"task": "reminders.tasks.reconcile_payments", "schedule": 300.0},
-    "sync-calendars": {"task": "reminders.tasks.sync_calendars", "schedule": 900.0},
+    "release-expired-holds": {"task": "bookings.tasks.release_holds", "schedule": 60.0},
+    "release-unpaid-appointments": {"task": "payments.tasks.release_unpaid", "schedule": 60.0},
+    "reconcile-payments": {"task": "payments.tasks.reconcile_payments", "schedule": 300.0},
+    "sync-calendars": {"task": "bookings.tasks.sync_calendars", "schedule": 900.0},
     "sweep-knowledge-reads": {"task": "knowledge.tasks.sweep_knowledge_reads", "schedule": 120.0},
 }
 # Beat's scheduler touches its heartbeat file on every tick (ordina.liveness); its record of
