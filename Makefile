@@ -69,6 +69,7 @@ services: venv
 lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-cache
 
 types: venv
 	$(VENV)/bin/mypy

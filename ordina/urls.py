@@ -5,7 +5,7 @@ from drf_spectacular.views import SpectacularAPIView
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/v1/", include("bookings.api.urls")),
+    path("api/v1/", include("ordina.api_urls")),
     path("payments/", include("payments.urls")),
     path("", include("pages.urls")),
 ]
