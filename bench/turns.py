@@ -395,7 +395,7 @@ def table(samples: list[Sample], bare: list[Sample]) -> None:
 # wrapped with a timer for one more conversation (inclusive times; nested ones overlap).
 PARTS = [
     ("request, whole", "django.test.client", "Client.post"),
-    ("  view: turn_take", "agent.api", "turn_take"),
+    ("  view: turn_take", "api.conversations", "turn_take"),
     ("    locked_conversation", "agent.conversation.turns", "locked_conversation"),
     ("    turn_context", "agent.conversation.facts", "turn_context"),
     ("      read_message", "agent.conversation.facts", "read_message"),
@@ -416,7 +416,7 @@ PARTS = [
     ("      guard_reply", "agent.conversation.turns", "guard_reply"),
     ("        dateparser search_dates", "dateparser.search", "search_dates"),
     ("      _store_reply", "agent.conversation.turns", "_store_reply"),
-    ("  view: TurnSerializer .data", "agent.api", "_turn"),
+    ("  view: TurnSerializer .data", "api.conversations", "_turn"),
     ("  COMMIT (both transactions)", "django.db.backends.base.base", "BaseDatabaseWrapper.commit"),
 ]
 

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import harness
 
-# The signing and event helpers are the webhook tests' (tests/payments/fake_stripe.py).
+# The signing and event helpers are the webhook tests' (devtools/fake_stripe.py).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 AMOUNT = Decimal("8.00")  # 20 % of the harness's 40.00 service

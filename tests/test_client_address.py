@@ -25,7 +25,7 @@ from django.test import RequestFactory, override_settings
 from django.utils import timezone
 
 from agent.services import grants_set
-from bookings.api.public import PublicRateThrottle
+from api.public import PublicRateThrottle
 from bookings.availability import wall_to_instant
 from bookings.models import Appointment
 from ordina.client_address import client_address

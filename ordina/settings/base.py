@@ -237,7 +237,7 @@ SPECTACULAR_SETTINGS = {
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "ENUM_NAME_OVERRIDES": {
         "AppointmentStatusEnum": "bookings.models.AppointmentStatus",
-        "ConflictCodeEnum": "bookings.api.errors.CONFLICT_CODES",
+        "ConflictCodeEnum": "api.errors.CONFLICT_CODES",
     },
 }
 

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from decimal import Decimal
 from typing import Any
 
-from bookings.api.lookups import bookable_services
+from api.lookups import bookable_services
 from bookings.models import Appointment, Business
 from ordina.money import money_text
 from payments.services.checkout import deposit_for

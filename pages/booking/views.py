@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone, translation
 
-from bookings.api.lookups import SLUG
+from api.lookups import SLUG
 from bookings.models import Business
 from pages.embed.framing import framable_by_embedding_sites
 

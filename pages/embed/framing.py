@@ -11,7 +11,7 @@ from functools import wraps
 from csp.constants import SELF
 from django.http import HttpRequest, HttpResponse
 
-from bookings.api.lookups import SLUG
+from api.lookups import SLUG
 from bookings.models import Business
 
 View = Callable[..., HttpResponse]

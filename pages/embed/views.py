@@ -15,7 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import condition, require_GET, require_safe
 
-from bookings.api.lookups import SLUG
+from api.lookups import SLUG
 from bookings.demo import SLUG as DEMO_SLUG
 
 from .words import widget_words

@@ -8,7 +8,7 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 
-from bookings.api.lookups import appointment_for_token_or_404
+from api.lookups import appointment_for_token_or_404
 from bookings.lifecycle import change_refusal
 from bookings.models import Appointment, AppointmentEvent, AppointmentEventKind, AppointmentStatus
 from payments.deposits import deposit_due

@@ -26,8 +26,8 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_safe
 from rest_framework import serializers
 
+from api.fields import InstantField, iso_in_zone
 from bookings.actors import Actor
-from bookings.api.fields import InstantField, iso_in_zone
 from bookings.availability import Interval
 from bookings.errors import AppointmentNotChangeable, BookingError, SlotUnavailable
 from bookings.models import Appointment, AppointmentStatus

@@ -9,8 +9,8 @@ import pytest
 from django.test import Client as HttpClient
 from rest_framework.exceptions import ValidationError
 
-from agent.api import ConversationConfirmApi, ConversationMessageApi
-from bookings.api.appointments import AppointmentCreateApi
+from api.appointments import AppointmentCreateApi
+from api.conversations import ConversationConfirmApi, ConversationMessageApi
 
 from .salon import TUESDAY_9
 from .widget import availability, book

@@ -20,7 +20,7 @@ from schemathesis.core.parameters import ParameterLocation
 from schemathesis.generation import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from bookings.api.availability import LONGEST_RANGE_DAYS
+from api.availability import LONGEST_RANGE_DAYS
 from bookings.services import ClientDetails, appointment_create
 from ordina.wsgi import application
 

@@ -47,15 +47,15 @@ from agent.conversation.turns import (
 )
 from agent.conversation.wording import local_label
 from agent.models import Conversation, Message
-from bookings.api.appointments import (
+from api.appointments import (
     IDEMPOTENCY_HEADER,
     IDEMPOTENCY_PARAMETER,
     idempotency_key_errors,
 )
-from bookings.api.errors import conflict, error_responses
-from bookings.api.fields import NOT_BLANK_PATTERN, InstantField, StrictCharField
-from bookings.api.lookups import SLUG, business_or_404
-from bookings.api.public import SLUG_PARAMETER, PublicApi
+from api.errors import conflict, error_responses
+from api.fields import NOT_BLANK_PATTERN, InstantField, StrictCharField
+from api.lookups import SLUG, business_or_404
+from api.public import SLUG_PARAMETER, PublicApi
 from bookings.models import Business
 from bookings.tokens import calendar_url, manage_url
 from ordina.client_address import client_address

@@ -11,12 +11,12 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from agent.api import CONVERSATION_TOKEN, ConversationApi, in_progress
 from agent.conversation.turns import ConversationNotFound, TurnInProgress
 from agent.verification import codes
 from agent.verification.service import TooManyCodes, code_check, code_send
-from bookings.api.errors import conflict, error_responses
-from bookings.api.fields import StrictCharField
+from api.conversations import CONVERSATION_TOKEN, ConversationApi, in_progress
+from api.errors import conflict, error_responses
+from api.fields import StrictCharField
 
 # In the conversation's language (ConversationApi); the codes beside them stay English.
 SENT = gettext_lazy(

@@ -1,9 +1,9 @@
-"""The chat widget's endpoints of the public API, version 1 (agent.api, agent.verification.api).
+"""The chat widget's endpoints of the public API, version 1 (api.conversations, api.verification).
 The project's router (ordina.api_urls) puts them beside the booking endpoints under /api/v1/."""
 
 from django.urls import path
 
-from agent.api import (
+from api.conversations import (
     ConversationConfirmApi,
     ConversationDetailsApi,
     ConversationHoldApi,
@@ -12,7 +12,7 @@ from agent.api import (
     ConversationReadApi,
     ConversationStartApi,
 )
-from agent.verification.api import ConversationVerificationApi, ConversationVerificationCheckApi
+from api.verification import ConversationVerificationApi, ConversationVerificationCheckApi
 
 routes = [
     path(
