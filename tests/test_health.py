@@ -27,7 +27,7 @@ from django.test import Client as HttpClient
 from ordina.health import NotReady, readiness
 from tests.factories import BusinessFactory
 from tests.reminders.real_worker import current_database_url
-from tests.servers import ProductionServer, free_port
+from tests.servers import ProductionServer
 
 LIVE, READY = "/health/live", "/health/ready"
 ALL_OK = {"database": "ok", "cache": "ok", "broker": "ok", "migrations": "ok"}
@@ -192,6 +192,15 @@ def readiness_of(server: ProductionServer) -> tuple[int, dict[str, str]]:
 
 
 @pytest.fixture
+def closed_port() -> Iterator[int]:
+    """A port that refuses every connection, held for the test: bound, never listening, so no
+    server started meanwhile (this test's own gunicorn included) can take it and answer."""
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        yield holder.getsockname()[1]
+
+
+@pytest.fixture
 def black_hole() -> Iterator[int]:
     """A port that accepts connections and never answers (a hung Redis, a dropped route):
     the kernel completes each handshake into the listening queue; nothing ever reads it."""
@@ -202,11 +211,11 @@ def black_hole() -> Iterator[int]:
 
 
 def test_an_unreachable_database_is_named_without_its_url_and_the_process_stays_live(
-    patient_servers, db
+    patient_servers, db, closed_port
 ):
     password = secrets.token_hex(12)
     server = patient_servers(
-        DATABASE_URL=f"postgres://probe_user:{password}@127.0.0.1:{free_port()}/ordina"
+        DATABASE_URL=f"postgres://probe_user:{password}@127.0.0.1:{closed_port}/ordina"
     )
 
     status, headers, body, _ = ask(server, READY)
@@ -232,8 +241,8 @@ def test_an_unreachable_database_is_named_without_its_url_and_the_process_stays_
         ("CELERY_BROKER_URL", "broker", "failed: OperationalError"),  # kombu's
     ],
 )
-def test_an_unreachable_redis_is_named(patient_servers, db, variable, check, failure):
-    server = patient_servers(**{variable: f"redis://127.0.0.1:{free_port()}/0"})
+def test_an_unreachable_redis_is_named(patient_servers, db, closed_port, variable, check, failure):
+    server = patient_servers(**{variable: f"redis://127.0.0.1:{closed_port}/0"})
 
     status, checks = readiness_of(server)
 
