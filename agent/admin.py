@@ -35,8 +35,8 @@ from agent.models import (
 )
 from agent.services import discount_given
 from bookings.access import Action
-from bookings.admin.scoping import BusinessScopedAdmin, ReadOnlyScopedAdmin, tenant_access
 from bookings.models import Business, Service
+from bookings.scoped_admin import BusinessScopedAdmin, ReadOnlyScopedAdmin, tenant_access
 
 
 @admin.register(AgentGrant)

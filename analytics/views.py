@@ -21,8 +21,8 @@ from analytics import charts, queries
 from analytics.funnel import funnel_rows, percent
 from analytics.periods import Period, PeriodRefused, default_period, period_from
 from bookings.access import Action
-from bookings.admin.scoping import tenant_access
 from bookings.models import Business
+from bookings.scoped_admin import tenant_access
 
 LABEL = "analytics.funnel"
 UTC = ZoneInfo("UTC")

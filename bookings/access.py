@@ -1,5 +1,5 @@
 """Who may do what in the dashboard, decided from plain values: a role at a business, a model
-label and an action. No database here; ``bookings.admin.scoping`` applies it to requests."""
+label and an action. No database here; ``bookings.scoped_admin`` applies it to requests."""
 
 from collections.abc import Iterable, Mapping
 from enum import StrEnum

@@ -6,7 +6,7 @@ of the constructors below, never a string, so the same actor is the same kind ev
 assistant is ``assistant`` whether it cancels in a chat or proposes a refund).
 
 This module decides what an actor is and how it reads; it does not look anyone up. Which role a
-dashboard user acts in is read from their membership by the caller (``bookings.admin.acting``).
+dashboard user acts in is read from their membership by the caller (``bookings.dashboard_acting``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Where each entry of the owner's calendar sits: in which lane (one lane per place of the
 business's capacity) and across which rows of the day's time grid.
 
-Decided on plain values: no database, no clock, no Django. ``bookings.admin.calendar`` reads
+Decided on plain values: no database, no clock, no Django. ``dashboard.admin.calendar`` reads
 the rows and draws what this module decides.
 
 Lanes: entries that overlap in time go to different lanes, and an entry takes the lowest lane

@@ -22,7 +22,7 @@ from django.db.models.functions import Length
 from django.utils.html import format_html
 
 from bookings.access import Action
-from bookings.admin.scoping import BusinessScopedAdmin
+from bookings.scoped_admin import BusinessScopedAdmin
 from knowledge.extract import HEAD_BYTES, UnreadableSource, cut_at_word, finished, upload_format
 from knowledge.models import MAX_UPLOAD_BYTES, KnowledgeSource, SourceKind, SourceStatus
 from knowledge.services import knowledge_source_read_again, knowledge_source_save

@@ -93,7 +93,7 @@ def _escalations_waiting(request: HttpRequest) -> int:
     none for an operator (they answer no client) or anyone signed out."""
     from agent.escalation_alerts import escalations_waiting
     from bookings.access import Action
-    from bookings.admin.scoping import tenant_access
+    from bookings.scoped_admin import tenant_access
 
     if not request.user.is_authenticated or not request.user.is_active:
         return 0
@@ -105,8 +105,8 @@ def _hours_pages(request: HttpRequest) -> list[dict[str, str]]:
     """The weekly-hours page of each business whose hours the member may read, for the home
     page (a superuser, who belongs to no business, reaches them through the businesses list)."""
     from bookings.access import Action
-    from bookings.admin.scoping import tenant_access
     from bookings.models import Business
+    from bookings.scoped_admin import tenant_access
 
     if request.user.is_superuser:
         return []
@@ -119,8 +119,8 @@ def _hours_pages(request: HttpRequest) -> list[dict[str, str]]:
 
 
 def _is_operator(request: HttpRequest) -> bool:
-    # Imported here: importing bookings.admin registers its pages on this very site, which is
+    # Imported here: importing dashboard.admin registers its pages on this very site, which is
     # being built while this module is first imported.
-    from bookings.admin.scoping import tenant_access
+    from bookings.scoped_admin import tenant_access
 
     return not request.user.is_superuser and tenant_access(request).is_operator

@@ -6,8 +6,8 @@ from django.contrib import admin, messages
 from django.contrib.admin.options import ActionLocation
 
 from bookings.access import Action
-from bookings.admin.acting import dashboard_actor
-from bookings.admin.scoping import ReadOnlyScopedAdmin
+from bookings.dashboard_acting import dashboard_actor
+from bookings.scoped_admin import ReadOnlyScopedAdmin
 from payments import stripe_api
 from payments.models import Payment, Refund, WebhookEvent
 from payments.services import RefundRefused, refund_issue
@@ -86,7 +86,7 @@ class WebhookEventAdmin(admin.ModelAdmin):
     date_hierarchy = "received_at"
 
     def _may_view(self, request) -> bool:
-        from bookings.admin.scoping import staff_user, tenant_access
+        from bookings.scoped_admin import staff_user, tenant_access
 
         if not staff_user(request):
             return False

@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "corsheaders",
     "django_guid",
     "bookings",
+    "dashboard",  # the dashboard pages of the core's models (its admin module registers them)
     "payments",
     "agent",
     "reminders",

@@ -20,8 +20,8 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from agent.models import AgentGrant, Conversation
-from bookings.admin.scoping import row_input_name
 from bookings.models import Appointment, Business, Client, Service
+from bookings.scoped_admin import row_input_name
 from payments.models import Payment
 from tests.bookings.test_admin_tenant_isolation import (
     Tenant,

@@ -9,8 +9,8 @@ from django.contrib.messages import get_messages
 from django.urls import reverse
 
 from bookings.actors import Actor, ActorKind
-from bookings.admin.calendar import outcomes_to_offer
 from bookings.models import AppointmentEventKind, AppointmentStatus
+from dashboard.admin.calendar import outcomes_to_offer
 from tests.bookings.conftest import NOW, WEDNESDAY, lisbon
 from tests.factories import AppointmentFactory, BusinessFactory, owner_of
 

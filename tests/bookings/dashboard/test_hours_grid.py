@@ -9,8 +9,8 @@ from django.contrib.admin.models import LogEntry
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from bookings.admin.hours_grid import opening_hours_replace
 from bookings.models import OpeningHours
+from dashboard.admin.hours_grid import opening_hours_replace
 from tests.factories import BusinessFactory, OpeningHoursFactory, owner_of, staff_of
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,7 @@ import datetime as dt
 
 import pytest
 
-from bookings.admin.hours_grid import (
+from dashboard.admin.hours_grid import (
     MOST_RANGES,
     describe_week,
     parse_wall_time,

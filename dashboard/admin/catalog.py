@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.core.exceptions import NON_FIELD_ERRORS
 
 from bookings.models import Business, Client, ConcessionRule, DepositRule, Service, TermsSource
+from bookings.scoped_admin import BusinessScopedAdmin
 from bookings.selectors import negotiation_terms
 
 from .client_search import (
@@ -13,7 +14,6 @@ from .client_search import (
     phone_search,
 )
 from .negotiation import NEGOTIATION_FIELDS, PRICE_HELP, RADIO_FIELDS, TERMS_HELP
-from .scoping import BusinessScopedAdmin
 
 # What each box of the service form means for the owner, said where it is filled in.
 SERVICE_HELP_TEXTS = {

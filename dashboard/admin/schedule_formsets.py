@@ -1,6 +1,6 @@
 """Checks across the rows of one save on the business page. Each row's own clean() sees only
 rows already in the database, so rows added together are compared with each other here. (The
-weekly hours have a page of their own, ``bookings.admin.hours_grid``.)"""
+weekly hours have a page of their own, ``dashboard.admin.hours_grid``.)"""
 
 from collections import defaultdict
 

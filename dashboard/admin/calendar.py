@@ -28,14 +28,13 @@ from django.views.decorators.http import require_GET, require_POST
 from bookings.access import Action
 from bookings.availability import wall_to_instant
 from bookings.calendar_lanes import Board, Timed, lay_out_board
+from bookings.dashboard_acting import dashboard_actor
 from bookings.errors import AppointmentNotChangeable, InvalidBooking
 from bookings.models import Appointment, AppointmentStatus, Business, BusyBlock, SlotHold
+from bookings.scoped_admin import is_unscoped, tenant_access
 from bookings.selectors import schedule_between
 from orchestration.appointment_changes import appointment_record_outcome
 from payments.models import PaymentStatus
-
-from .acting import dashboard_actor
-from .scoping import is_unscoped, tenant_access
 
 if TYPE_CHECKING:
     from .appointments import AppointmentAdmin

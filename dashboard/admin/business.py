@@ -14,6 +14,7 @@ from django.utils.html import format_html, format_html_join
 
 from bookings.access import Action
 from bookings.models import AppointmentStatus, Business, DateOverride, Membership, OpeningHours
+from bookings.scoped_admin import BusinessScopedAdmin, BusinessScopedInline, TenantScopedPermissions
 from reminders.models import ReminderSetting
 
 from .hours_grid import (
@@ -25,7 +26,6 @@ from .hours_grid import (
 )
 from .negotiation import BUSINESS_TERMS_HELP, NEGOTIATION_FIELDS, RADIO_FIELDS
 from .schedule_formsets import DateOverrideFormSet
-from .scoping import BusinessScopedAdmin, BusinessScopedInline, TenantScopedPermissions
 
 
 class OpeningHoursAccess(TenantScopedPermissions):

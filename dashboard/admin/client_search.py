@@ -16,8 +16,7 @@ from django.http import HttpRequest
 
 from bookings.access import Action
 from bookings.models import Business, normalize_phone
-
-from .scoping import is_unscoped, tenant_access
+from bookings.scoped_admin import is_unscoped, tenant_access
 
 PHONE_LIKE = re.compile(r"^[\d\s().\-/+]+$")
 # Fewer digits than this match too many numbers to be a phone search; the name and email

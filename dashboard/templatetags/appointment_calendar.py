@@ -1,5 +1,5 @@
 """Template tags of an appointment's dashboard page: the calendar day it sits on and the outcome
-buttons it offers (decided in ``bookings.admin.calendar``, shared with the calendar)."""
+buttons it offers (decided in ``dashboard.admin.calendar``, shared with the calendar)."""
 
 from urllib.parse import urlencode
 
@@ -7,8 +7,8 @@ from django import template
 from django.urls import reverse
 from django.utils import timezone
 
-from bookings.admin.calendar import outcomes_to_offer
 from bookings.models import Appointment
+from dashboard.admin.calendar import outcomes_to_offer
 
 register = template.Library()
 

@@ -3,8 +3,7 @@ from django.contrib import admin, messages
 from bookings.access import Action
 from bookings.calendar_sync import calendar_sync
 from bookings.models import BusyBlock, CalendarFeed, DateOverride, OpeningHours, SlotHold
-
-from .scoping import BusinessScopedAdmin
+from bookings.scoped_admin import BusinessScopedAdmin
 
 
 @admin.register(OpeningHours)

@@ -7,8 +7,7 @@ from django.http import HttpRequest
 
 from bookings.actors import Actor, ActorKind
 from bookings.models import Role
-
-from .scoping import tenant_access
+from bookings.scoped_admin import tenant_access
 
 
 def dashboard_actor(request: HttpRequest, business_id: int) -> Actor:

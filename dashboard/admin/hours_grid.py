@@ -5,7 +5,7 @@ What is decided here on plain values: how a typed time reads (``parse_wall_time`
 week is usable (``week_problems``: closing after opening, no overlap on a day) and how a week
 reads back (``describe_week``). The form binds the typed text to those decisions; the writer
 (``opening_hours_replace``) replaces the business's rows with the week, all of it or nothing.
-Who may open or save the page is the view's concern (``bookings.admin.business``)."""
+Who may open or save the page is the view's concern (``dashboard.admin.business``)."""
 
 import datetime as dt
 import re

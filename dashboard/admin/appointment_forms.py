@@ -3,7 +3,7 @@ door) as the last step of the form's validation, after every field and model che
 a refusal (the time was just taken, outside hours, a price below the service's floor) is shown
 on the form — on the field it concerns, naming the rule a time breaks, with real alternatives —
 instead of surfacing as an error page. Each form books as the real actor: the admin gives it the
-user's role at the appointment's business (``bookings.admin.acting``).
+user's role at the appointment's business (``bookings.dashboard_acting``).
 
 An owner's add form carries the walk-in override (``WalkInAppointmentForm``); everyone else's
 form has no such field, so a forged one is ignored — and the core refuses an override from

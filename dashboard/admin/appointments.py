@@ -5,16 +5,16 @@ from django.db.models import F
 from django.utils import timezone
 
 from bookings.access import Action
+from bookings.dashboard_acting import dashboard_actor, offers_walk_ins
 from bookings.errors import AppointmentNotChangeable
 from bookings.models import Appointment, AppointmentEvent, AppointmentStatus
+from bookings.scoped_admin import BusinessScopedAdmin, BusinessScopedInline
 from bookings.services import appointment_notes_change
 from orchestration.appointment_changes import appointment_cancel, appointment_record_outcome
 from reminders.models import Reminder
 
-from .acting import dashboard_actor, offers_walk_ins
 from .appointment_forms import AppointmentAddForm, AppointmentChangeForm, WalkInAppointmentForm
 from .calendar import calendar_urls, payment_word, upcoming_first
-from .scoping import BusinessScopedAdmin, BusinessScopedInline
 
 
 class AppointmentEventInline(BusinessScopedInline, admin.TabularInline):
