@@ -18,5 +18,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ordina.settings.production")
 app = Celery("ordina")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# The flows' periodic jobs (orchestration/tasks.py): a package of flows, not an installed app.
+app.autodiscover_tasks(["orchestration"])
 # The worker's heartbeat file, read by its liveness check (ordina.liveness).
 app.steps["worker"].add(WorkerHeartbeat)

@@ -6,6 +6,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/v1/", include("ordina.api_urls")),
-    path("payments/", include("payments.urls")),
+    path("payments/", include("api.payment_urls")),
     path("", include("pages.urls")),
 ]

@@ -262,8 +262,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "schedule": REMINDERS_DISPATCH_SECONDS,
     },
     "release-expired-holds": {"task": "bookings.tasks.release_holds", "schedule": 60.0},
-    "release-unpaid-appointments": {"task": "payments.tasks.release_unpaid", "schedule": 60.0},
-    "reconcile-payments": {"task": "payments.tasks.reconcile_payments", "schedule": 300.0},
+    "release-unpaid-appointments": {"task": "orchestration.tasks.release_unpaid", "schedule": 60.0},
+    "reconcile-payments": {"task": "orchestration.tasks.reconcile_payments", "schedule": 300.0},
     "sync-calendars": {"task": "bookings.tasks.sync_calendars", "schedule": 900.0},
     "sweep-knowledge-reads": {"task": "knowledge.tasks.sweep_knowledge_reads", "schedule": 120.0},
 }

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from api import payment_endpoints as views
 
 app_name = "payments"
 urlpatterns = [

@@ -1,6 +1,7 @@
-"""Payments' periodic jobs, on the beat schedule in settings. Each claims its work from the
-database and asks Stripe before it changes anything, so two workers (or two beats) running one
-at the same time do not do it twice."""
+"""The periodic jobs that settle deposits (payments' facts moving appointments on, their
+reminders in step), on the beat schedule in settings: flows, so they live with the flows. Each
+claims its work from the database and asks Stripe before it changes anything, so two workers
+(or two beats) running one at the same time do not do it twice."""
 
 from celery import shared_task
 
