@@ -3,9 +3,10 @@ business open for booking; N forked processes that act at the same instant; one 
 attempt, classified; and the one-line summary.
 
 The harness decides nothing about bookings. It books through
-``bookings.services.appointment_create`` like any writer, and only counts what came back and
-what the database holds. The switches that take a guarantee away (no lock, another isolation
-level) apply inside the worker processes only, never to the process that checks the counts.
+``orchestration.appointment_changes.appointment_create`` (the core's door, reminders in step)
+like any writer, and only counts what came back and what the database holds. The switches
+that take a guarantee away (no lock, another isolation level) apply inside the worker processes
+only, never to the process that checks the counts.
 """
 
 import datetime as dt
@@ -406,7 +407,8 @@ def booking_attempt(request: BookingRequest, *, retries: int = 0) -> Callable[[]
 
     from bookings.errors import SlotUnavailable
     from bookings.models import Service
-    from bookings.services import ClientDetails, appointment_create
+    from bookings.services import ClientDetails
+    from orchestration.appointment_changes import appointment_create
 
     service = Service.objects.select_related("business").get(pk=request.service_id)
     client = ClientDetails(name=request.name, email=request.email)

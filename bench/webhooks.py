@@ -149,7 +149,8 @@ def pending_payments(service, count: int) -> list:
     from django.utils import timezone
 
     from bookings.models import AppointmentStatus
-    from bookings.services import ClientDetails, appointment_create
+    from bookings.services import ClientDetails
+    from orchestration.appointment_changes import appointment_create
     from payments.models import Payment
 
     now = timezone.now()

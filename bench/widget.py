@@ -67,8 +67,9 @@ def configure(port: int) -> str:
 def salon_with_a_booking() -> tuple[str, str]:
     """The business's slug and the manage token of its one appointment."""
     from agent.services import grants_set
-    from bookings.services import ClientDetails, appointment_create
+    from bookings.services import ClientDetails
     from bookings.tokens import manage_token
+    from orchestration.appointment_changes import appointment_create
 
     service = harness.open_business(slug="studio-lumen", capacity=1)
     grants_set(business=service.business)
