@@ -29,8 +29,14 @@ STALE_SECONDS = 60.0
 def heartbeat_seconds() -> float:
     """``HEARTBEAT_SECONDS`` from the environment: read when a process starts, so a test can
     watch a heartbeat being renewed within a second or two rather than ten."""
-    seconds = float(os.environ.get("HEARTBEAT_SECONDS") or DEFAULT_HEARTBEAT_SECONDS)
-    if seconds <= 0:
+    given = os.environ.get("HEARTBEAT_SECONDS") or str(DEFAULT_HEARTBEAT_SECONDS)
+    try:
+        seconds = float(given)
+    except ValueError:
+        raise ValueError(
+            f"HEARTBEAT_SECONDS must be a number of seconds (got {given!r})."
+        ) from None
+    if not seconds > 0:
         raise ValueError(f"HEARTBEAT_SECONDS must be more than 0 (got {seconds:g}).")
     return seconds
 

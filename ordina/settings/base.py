@@ -214,6 +214,10 @@ AXES_CLIENT_IP_CALLABLE = "ordina.client_address.client_address"
 # --- health checks (ordina.health) ----------------------------------------------------------
 # The longest a readiness probe waits for the database, the cache, the broker and the migrations.
 HEALTH_CHECK_SECONDS = env.float("HEALTH_CHECK_SECONDS", default=2.0)
+if not 0 < HEALTH_CHECK_SECONDS <= 60:
+    raise ImproperlyConfigured(
+        f"HEALTH_CHECK_SECONDS must be more than 0 and at most 60 (got {HEALTH_CHECK_SECONDS:g})."
+    )
 
 # --- API ------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
