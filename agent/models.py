@@ -493,3 +493,21 @@ class ClientVerification(models.Model):
 
     def __str__(self) -> str:
         return f"code for {self.email}"
+
+
+class BusinessStamp(models.Model):
+    """A version stamp of what a turn reads of a business and what rarely changes: its services,
+    opening hours, agent grants and knowledge sources (agent.stable_reads caches them in the
+    process, keyed by this stamp). Database triggers on those tables (migration 0020) give the
+    business a new stamp on every insert, update or delete of one of its rows, whoever writes
+    it (the admin, a service, a bulk ``QuerySet.update``, the knowledge refresher, raw SQL), so
+    no writer can forget. Stamps come from a sequence (PostgreSQL) or are random (SQLite):
+    never reused, even after a rollback, so a stamp names one state of those rows.
+
+    No foreign key: a trigger may stamp a business in the statement that deletes it."""
+
+    business_id = models.BigIntegerField(primary_key=True)
+    version = models.BigIntegerField()
+
+    def __str__(self) -> str:
+        return f"business {self.business_id} · {self.version}"

@@ -15,6 +15,7 @@ from django.db.models import F, QuerySet, Sum
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from agent import stable_reads
 from agent.actions import DEFAULT_GRANTS, GRANTED_BY_TERMS, Refund
 from agent.containment import (
     BLOCK,
@@ -49,9 +50,13 @@ def granted_actions(*, business: Business) -> frozenset[str]:
     """What the business's agent may propose: its grant rows, and ``offer_price`` exactly
     while the business negotiates — the owner's negotiation switch is its one control, so the
     capability can never disagree with the terms (a row for it is neither needed nor enough)."""
-    rows = AgentGrant.objects.filter(business=business).exclude(action__in=GRANTED_BY_TERMS)
-    granted = frozenset(rows.values_list("action", flat=True))
-    return granted | GRANTED_BY_TERMS if negotiation_enabled(business) else granted
+    granted = stable_reads.stored_grants(business, GRANTED_BY_TERMS)
+    if stable_reads.read_stamp(business) is not None:
+        # Read with the conversation's row: the services kept in the process answer it.
+        negotiates = stable_reads.negotiates(business)
+    else:
+        negotiates = negotiation_enabled(business)
+    return granted | GRANTED_BY_TERMS if negotiates else granted
 
 
 def grants_set(*, business: Business, actions: frozenset[str] = DEFAULT_GRANTS) -> None:

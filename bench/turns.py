@@ -53,6 +53,7 @@ import functools
 import importlib
 import io
 import json
+import logging
 import os
 import pstats
 import re
@@ -411,11 +412,11 @@ PARTS = [
     ("    Model.save (any)", "django.db.models.base", "Model.save"),
     ("    narration_of", "agent.conversation.facts", "narration_of"),
     ("    payment_of", "agent.conversation.facts", "payment_of"),
-    ("    _narrated", "agent.conversation.turns", "_narrated"),
+    ("    narrated", "agent.conversation.turns", "narrated"),
     ("      OfflineModel.narrate", "agent.offline.model", "OfflineModel.narrate"),
     ("      guard_reply", "agent.conversation.turns", "guard_reply"),
     ("        dateparser search_dates", "dateparser.search", "search_dates"),
-    ("      _store_reply", "agent.conversation.turns", "_store_reply"),
+    ("      reply_store", "agent.conversation.turns", "reply_store"),
     ("  view: TurnSerializer .data", "api.conversations", "_turn"),
     ("  COMMIT (both transactions)", "django.db.backends.base.base", "BaseDatabaseWrapper.commit"),
 ]
@@ -518,6 +519,9 @@ def main(argv: list[str]) -> None:
     os.environ["ORDINA_MODEL"] = "offline"
     os.environ["PUBLIC_API_RATE"] = "1000000/minute"
     harness.bench_database(args.database)
+    # One INFO line per request on the console would drown the figures: the middleware still
+    # runs for the turns and the bare requests alike, it only writes nothing below a warning.
+    logging.getLogger("ordina.requests").setLevel(logging.WARNING)
     from django.test import Client, override_settings
     from django.test.utils import setup_test_environment
 

@@ -11,6 +11,9 @@ import datetime as dt
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
+
+from agent import stable_reads
 from agent.conversation import bargaining, telling
 from agent.conversation.execute import Executed, hold_release
 from agent.conversation.policy import CHANGEABLE, ConversationFacts, missing_fields
@@ -37,7 +40,7 @@ from agent.models import AppointmentReference, Conversation, Message, MessageRol
 from agent.offline.dayparts import weekly_dayparts
 from agent.offline.reading import MessageReading, read_message
 from agent.services import granted_actions
-from bookings.models import AppointmentStatus, Business, OpeningHours, Service
+from bookings.models import AppointmentStatus, Business, Service
 from bookings.negotiation import Terms
 from bookings.selectors import negotiation_terms, open_slots_for
 from bookings.services import nearest_alternatives
@@ -133,14 +136,9 @@ def note_requests(conversation: Conversation, reading: MessageReading) -> None:
 
 
 def active_services(business: Business) -> list[Service]:
-    """The business's bookable services, read once per request and kept on the instance."""
-    cached = getattr(business, "_active_services", None)
-    if cached is None:
-        cached = list(Service.objects.filter(business=business, is_active=True).order_by("name"))
-        for service in cached:
-            service.business = business
-        business._active_services = cached  # type: ignore[attr-defined]
-    return cached
+    """The business's bookable services, read once per request and kept on the instance (and
+    in the process, while the business's read stamp stands: agent.stable_reads)."""
+    return stable_reads.active_services(business)
 
 
 def service_facts(business: Business) -> tuple[ServiceFact, ...]:
@@ -301,9 +299,6 @@ def message_reading(conversation: Conversation, text: str, now: dt.datetime) -> 
     booked_on = None
     if booking is not None and booking.status in CHANGEABLE:
         booked_on = booking.starts_at.astimezone(business.tzinfo).date()
-    weekly_hours = OpeningHours.objects.filter(business=business).values_list(
-        "weekday", "opens_at", "closes_at"
-    )
     return read_message(
         text,
         now=now,
@@ -312,7 +307,7 @@ def message_reading(conversation: Conversation, text: str, now: dt.datetime) -> 
         services=[(service.id, service.name) for service in service_facts(business)],
         booked_on=booked_on,
         language=conversation.language,
-        dayparts=weekly_dayparts(weekly_hours),
+        dayparts=weekly_dayparts(stable_reads.weekly_hours(business)),
     )
 
 
@@ -332,7 +327,7 @@ def turn_context(
     business = conversation.business
     services = service_facts(business)
     reading = message_reading(conversation, text, now)
-    knowledge = "" if reading.is_routine else knowledge_for_prompt(business_id=business.pk)
+    knowledge = "" if reading.is_routine else knowledge_of(business)
     earlier: list[tuple[str, str]] = []
     if history:
         skip = 1 if current_stored else 0
@@ -352,6 +347,15 @@ def turn_context(
         knowledge=knowledge,
         # Read only when the client asks for money back: what of the deposit is left to refund.
         payment=payment_of(conversation) if "refund" in reading.requests else None,
+    )
+
+
+def knowledge_of(business: Business) -> str:
+    """The business's knowledge for a prompt (knowledge.selectors), kept while its stamp
+    stands: the refresher's writes move the stamp like any other."""
+    budget = settings.KNOWLEDGE_BUDGET_CHARS
+    return stable_reads.knowledge(
+        business, budget, lambda: knowledge_for_prompt(business_id=business.pk, budget=budget)
     )
 
 

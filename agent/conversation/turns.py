@@ -39,6 +39,7 @@ from agent.conversation.execute import Executed, execute
 from agent.conversation.language import client_languages, language_after, starting_language
 from agent.conversation.policy import ConversationFacts, conversation_policy, service_id_for
 from agent.conversation.refusals import plain_refusal
+from agent.conversation.row_read import conversation_locked_by_hash
 from agent.conversation.states import TERMINAL, State, transition
 from agent.escalation_alerts import escalation_alert_after_commit
 from agent.gates import (
@@ -143,12 +144,12 @@ def locked_conversation(
     while another request writes its reply, unless this request is that one
     (``holding_lease``)."""
     related = ("business", "service", "appointment", "subject")
-    by_token = Conversation.objects.filter(token_hash=token_hash(token))
-    # Almost always nobody else has the row: lock and read it with its related rows in one
-    # query. SKIP LOCKED returns nothing rather than wait, so what it returns was read whole.
-    conversation = (
-        by_token.select_for_update(skip_locked=True, of=("self",)).select_related(*related).first()
-    )
+    hashed = token_hash(token)
+    by_token = Conversation.objects.filter(token_hash=hashed)
+    # Almost always nobody else has the row: lock and read it with its related rows (and the
+    # business's read stamp) in one hand-written query. SKIP LOCKED returns nothing rather
+    # than wait, so what it returns was read whole.
+    conversation = conversation_locked_by_hash(hashed)
     if conversation is None:
         # Taken (or no such token): wait for the lock, then read in a second query — a lock
         # that waited sees the row as the other transaction left it, but rows joined in the
