@@ -12,12 +12,16 @@ ratio measures the ORM and the service's Python around the SQL, not a different 
 
 Last line: orm_per_s, raw_per_s, ratio (orm/raw; goal >= 0.5), queries_per_booking (SQL
 statements the service sends per booking, counted by an execute wrapper; BEGIN and COMMIT not
-included), raw_queries_per_booking.
+included), raw_queries_per_booking. --verbose first lists the statements of one booking on each
+path, in the order sent.
 """
 
 import argparse
+import cProfile
 import datetime as dt
+import io
 import json
+import pstats
 import sys
 import time
 import uuid
@@ -45,13 +49,19 @@ class RawBooking:
         self.shape = service_shape(service)
         self.price = service.list_price
         self.statements = 0
+        self.texts: list[str] | None = None  # when set, each statement's text is kept
+
+    def _sent(self, query: str) -> None:
+        self.statements += 1
+        if self.texts is not None:
+            self.texts.append(query)
 
     def _one(self, query: str, params: list):
-        self.statements += 1
+        self._sent(query)
         return self.conn.execute(query, params).fetchone()
 
     def _all(self, query: str, params: list) -> list:
-        self.statements += 1
+        self._sent(query)
         return self.conn.execute(query, params).fetchall()
 
     def _replay(self, key: str, fingerprint: str) -> uuid.UUID | None:
@@ -171,11 +181,14 @@ class RawBooking:
                     *(self.business_id, client[0], self.service_id),
                 ],
             )[0]
-            self.statements += 1
-            self.conn.execute(
+            event = (
                 "INSERT INTO bookings_appointmentevent"
                 " (kind, occurred_at, actor_kind, data, appointment_id, business_id)"
-                " VALUES ('created', now(), 'client', %s, %s, %s)",
+                " VALUES ('created', now(), 'client', %s, %s, %s)"
+            )
+            self._sent(event)
+            self.conn.execute(
+                event,
                 [
                     json.dumps(
                         {
@@ -198,6 +211,8 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--batch", type=int, default=100)
     parser.add_argument("--warmup", type=int, default=20, help="untimed bookings per path")
     parser.add_argument("--database", default="ordina_bench_throughput")
+    parser.add_argument("--verbose", action="store_true", help="list one booking's statements")
+    parser.add_argument("--profile", action="store_true", help="where 200 bookings spend time")
     args = parser.parse_args(argv)
 
     url = harness.bench_database(args.database)
@@ -209,7 +224,8 @@ def main(argv: list[str]) -> None:
     service = harness.open_all_day("open-all-day")
     service.list_price = Decimal("40.00")
     raw = RawBooking(url, service)
-    total = 2 * (args.bookings + args.warmup)
+    # + 1: the verbose listing's booking; + 200: the profiled ones
+    total = 2 * (args.bookings + args.warmup + 1) + 200
     starts = iter(harness.distinct_starts(service, total))
     numbers = iter(range(total))
 
@@ -234,6 +250,26 @@ def main(argv: list[str]) -> None:
     for _ in range(args.warmup):
         book_orm()
         book_raw()
+    if args.verbose:
+        listing = harness.StatementCount(keep=True)
+        with connection.execute_wrapper(listing):
+            book_orm()
+        raw.texts = []
+        book_raw()
+        for path, texts in (("service", listing.texts), ("raw", raw.texts)):
+            print(f"{path}: {len(texts)} statements per booking")
+            for number, text in enumerate(texts, 1):
+                print(f"  {number:2d}. {' '.join(text.split())[:160]}")
+        raw.texts = None
+    if args.profile:
+        profiler = cProfile.Profile()
+        profiler.enable()
+        for _ in range(200):
+            book_orm()
+        profiler.disable()
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(45)
+        print(out.getvalue())
 
     seconds = {"orm": 0.0, "raw": 0.0}
     orm_statements = harness.StatementCount()

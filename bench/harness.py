@@ -475,11 +475,15 @@ def summary(**values) -> str:
 
 
 class StatementCount:
-    """An execute wrapper counting the statements Django sends."""
+    """An execute wrapper counting the statements Django sends; with ``keep``, it also keeps
+    their text (for a benchmark's verbose listing)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, keep: bool = False) -> None:
         self.statements = 0
+        self.texts: list[str] | None = [] if keep else None
 
     def __call__(self, execute, sql_text, params, many, context):
         self.statements += 1
+        if self.texts is not None:
+            self.texts.append(sql_text)
         return execute(sql_text, params, many, context)

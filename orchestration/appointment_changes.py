@@ -13,7 +13,7 @@ from bookings.services import booking as core_booking
 from bookings.services import changes as core_changes
 from bookings.services.booking import WalkInOverride
 
-from .reminders_in_step import reminders_in_step
+from .reminders_in_step import reminders_in_step, reminders_in_step_of_new
 
 
 def appointment_create(
@@ -42,7 +42,7 @@ def appointment_create(
         actor=actor,
         now=now,
         override=override,
-        in_step=reminders_in_step,
+        in_step=reminders_in_step_of_new,
     )
 
 

@@ -10,3 +10,9 @@ from reminders.services import reminders_sync
 
 def reminders_in_step(appointment: Appointment, now: dt.datetime | None) -> None:
     reminders_sync(appointment, now=now)
+
+
+def reminders_in_step_of_new(appointment: Appointment, now: dt.datetime | None) -> None:
+    """A booking's part: the appointment was inserted in this transaction, so it has no
+    reminders to move, only ones to plan."""
+    reminders_sync(appointment, now=now, created=True)

@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -36,6 +36,7 @@ from bookings.models import (
     Service,
 )
 from bookings.refusal_reasons import slot_refusals, standing_refusal
+from bookings.row_inserts import insert_row
 from bookings.selectors import (
     booking_rules,
     calendar_between,
@@ -256,20 +257,24 @@ def price_refusal(service: Service, price: Decimal) -> str | None:
     return None
 
 
+# The unique (business, key) index answers this. Hand-written: every booking asks it under the
+# booking lock, and almost always finds nothing; only a replay loads the earlier appointment.
+_EARLIER = (
+    "SELECT id, request_fingerprint FROM bookings_appointment"
+    " WHERE business_id = %s AND idempotency_key = %s"
+)
+
+
 def _replay(service: Service, key: str, fingerprint: str) -> BookingOutcome | None:
-    # The unique (business, key) index answers this; no ordering, no joins beyond the answer.
-    earlier = next(
-        iter(
-            Appointment.objects.filter(business_id=service.business_id, idempotency_key=key)
-            .select_related("service", "client")
-            .order_by()[:1]
-        ),
-        None,
-    )
-    if earlier is None:
+    with connection.cursor() as cursor:
+        cursor.execute(_EARLIER, [service.business_id, key])
+        found = cursor.fetchone()
+    if found is None:
         return None
-    if earlier.request_fingerprint != fingerprint:
+    earlier_id, earlier_fingerprint = found
+    if earlier_fingerprint != fingerprint:
         raise IdempotencyConflict()
+    earlier = Appointment.objects.select_related("service", "client").get(pk=earlier_id)
     earlier.business = service.business
     return BookingOutcome(earlier, False, manage_token(earlier.public_id))
 
@@ -368,13 +373,15 @@ def _insert(
     )
     appointment.manage_token_hash = token_hash(manage_token(appointment.public_id))
     appointment.manage_token_expires_at = appointment.ends_at
-    appointment.save(force_insert=True)
-    AppointmentEvent.objects.create(
-        business=business,
-        appointment=appointment,
-        kind=AppointmentEventKind.CREATED,
-        **actor.fields(),
-        data=_creation_facts(start, seating, status, price, override),
+    insert_row(appointment)
+    insert_row(
+        AppointmentEvent(
+            business=business,
+            appointment=appointment,
+            kind=AppointmentEventKind.CREATED,
+            **actor.fields(),
+            data=_creation_facts(start, seating, status, price, override),
+        )
     )
     return appointment
 

@@ -4,24 +4,37 @@ all."""
 
 import datetime as dt
 
+from django.db import connection
 from django.utils import timezone
 
 from bookings.models import Appointment, AppointmentStatus
-from reminders.models import Reminder, ReminderKind, ReminderSetting, ReminderStatus
+from bookings.row_inserts import insert_rows_ignoring_conflicts
+from reminders.models import Reminder, ReminderKind, ReminderStatus
 from reminders.plan import DEFAULTS, KindSetting, due_times
+
+# Read on every booking, inside its transaction: hand-written, so no queryset is compiled.
+_SETTINGS = (
+    "SELECT kind, enabled, offset_minutes FROM reminders_remindersetting WHERE business_id = %s"
+)
 
 
 def business_settings(business_id: int) -> dict[str, KindSetting]:
-    chosen = {
-        row.kind: KindSetting(row.enabled, dt.timedelta(minutes=row.offset_minutes))
-        for row in ReminderSetting.objects.filter(business_id=business_id)
-    }
+    with connection.cursor() as cursor:
+        cursor.execute(_SETTINGS, [business_id])
+        chosen = {
+            kind: KindSetting(bool(enabled), dt.timedelta(minutes=offset_minutes))
+            for kind, enabled, offset_minutes in cursor.fetchall()
+        }
     return {**DEFAULTS, **chosen}
 
 
-def reminders_sync(appointment: Appointment, *, now: dt.datetime | None = None) -> None:
+def reminders_sync(
+    appointment: Appointment, *, now: dt.datetime | None = None, created: bool = False
+) -> None:
     """Confirmed: plan its reminders, moving pending ones to the current time of the visit.
-    Cancelled or released: drop the pending ones. Marked no-show: add the follow-up."""
+    Cancelled or released: drop the pending ones. Marked no-show: add the follow-up.
+    ``created``: the appointment was inserted in this very transaction, so it has no reminder
+    rows yet and none are looked for (one statement less on every booking)."""
     now = now or timezone.now()
     pending = Reminder.objects.filter(appointment=appointment, status=ReminderStatus.PENDING)
     if appointment.status in (AppointmentStatus.CANCELLED, AppointmentStatus.EXPIRED):
@@ -40,7 +53,7 @@ def reminders_sync(appointment: Appointment, *, now: dt.datetime | None = None) 
     due = due_times(
         starts_at=appointment.starts_at, ends_at=appointment.ends_at, now=now, settings=settings
     )
-    for reminder in pending:
+    for reminder in () if created else pending:
         if reminder.kind in due and reminder.due_at != due[reminder.kind]:
             reminder.due_at = due[reminder.kind]
             reminder.save(update_fields=["due_at", "updated_at"])
@@ -53,7 +66,7 @@ def reminders_sync(appointment: Appointment, *, now: dt.datetime | None = None) 
 def _plan(appointment: Appointment, due: dict[str, dt.datetime]) -> None:
     # ignore_conflicts: a kind already planned (or sent) keeps its row; (appointment, kind) is
     # unique, so nothing is ever planned twice.
-    Reminder.objects.bulk_create(
+    insert_rows_ignoring_conflicts(
         [
             Reminder(
                 business_id=appointment.business_id,
@@ -62,6 +75,5 @@ def _plan(appointment: Appointment, due: dict[str, dt.datetime]) -> None:
                 due_at=when,
             )
             for kind, when in due.items()
-        ],
-        ignore_conflicts=True,
+        ]
     )
