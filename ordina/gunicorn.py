@@ -6,6 +6,7 @@ and the concurrency guarantees live in PostgreSQL, not in the process. Scale by 
 workers (``WEB_CONCURRENCY``) and more machines behind a load balancer (docs/deploy.md).
 """
 
+import gc
 import os
 
 from ordina.settings.logging import gunicorn_logging_config
@@ -44,3 +45,16 @@ logconfig_dict = gunicorn_logging_config(os.environ.get("LOG_FORMAT", "json"))
 # No runtime control socket: processes are managed by signals from the supervisor, and two
 # servers on one machine would otherwise share its default path.
 control_socket_disable = True
+
+
+def pre_fork(server, worker) -> None:
+    """Before each worker forks from the loaded application: move everything the start-up made
+    (Django, the apps, the URL patterns, the catalogues) to the collector's permanent
+    generation. A full collection in a worker then walks only what its requests made, not the
+    whole framework: those walks were the slowest requests' extra 100 ms or more
+    (bench/gc_pauses.py). The frozen objects are never freed, which they never would be."""
+    gc.freeze()
+
+
+def post_fork(server, worker) -> None:
+    server.log.info("worker %s: %s objects frozen at start-up", worker.pid, gc.get_freeze_count())
