@@ -33,6 +33,7 @@ from agent.conversation.client_actions import NotOffered, details_give, slot_pic
 from agent.conversation.confirming import AlreadyBooked, ConversationClosed, conversation_confirm
 from agent.conversation.facts import reference_of
 from agent.conversation.language import starting_language
+from agent.conversation.row_read import language_by_hash
 from agent.conversation.states import State
 from agent.conversation.telling import booked_choice, in_zone, slot_id
 from agent.conversation.turns import (
@@ -86,8 +87,7 @@ def _language(*, token: str | None, slug: str | None) -> str | None:
     """The conversation's language, or the one a chat at the business would start in; None
     for a token or slug that names none, so an unknown token's 404 reads as any other."""
     if token is not None:
-        found = Conversation.objects.filter(token_hash=token_hash(token))
-        return found.values_list("language", flat=True).first()
+        return language_by_hash(token_hash(token))
     if slug is not None and SLUG.fullmatch(slug):  # a malformed one is a 404, never a query
         business = Business.objects.filter(slug=slug).values_list("language", flat=True).first()
         return None if business is None else starting_language(business)

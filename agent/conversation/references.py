@@ -16,13 +16,15 @@ def client_appointments(conversation: Conversation) -> dict[str, Appointment]:
     """The verified client's appointments at the conversation's business, by reference — none
     before the client proved who they are; only the one its manage link proved, for a chat
     opened from it. Newest first, at most ``SHOWN``."""
+    client, proven = conversation.verified_client_id, conversation.proven_appointment_id
+    if client is None and proven is None:
+        return {}  # asked several times a turn: no queryset is built for nothing
     here = Appointment.objects.filter(business_id=conversation.business_id)
-    if conversation.verified_client_id is not None:
-        mine = here.filter(client_id=conversation.verified_client_id)
-    elif conversation.proven_appointment_id is not None:
-        mine = here.filter(pk=conversation.proven_appointment_id)
+    if client is not None:
+        mine = here.filter(client_id=client)
     else:
-        return {}
+        assert proven is not None
+        mine = here.filter(pk=proven)
     found = mine.select_related("service", "payment").order_by("-starts_at")[:SHOWN]
     return {reference: each for each in found if (reference := reference_of(each))}
 

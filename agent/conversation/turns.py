@@ -39,7 +39,7 @@ from agent.conversation.execute import Executed, execute
 from agent.conversation.language import client_languages, language_after, starting_language
 from agent.conversation.policy import ConversationFacts, conversation_policy, service_id_for
 from agent.conversation.refusals import plain_refusal
-from agent.conversation.row_read import conversation_locked_by_hash
+from agent.conversation.row_read import conversation_locked_by_hash, save_changed
 from agent.conversation.states import TERMINAL, State, transition
 from agent.escalation_alerts import escalation_alert_after_commit
 from agent.gates import (
@@ -56,6 +56,7 @@ from agent.guards.ledger import Rewrite
 from agent.llm.base import LanguageModel, ModelUnavailable, Narration, Proposed, StepOutcome
 from agent.models import AuditEntry, Conversation, GuardRewrite, Message, MessageRole
 from agent.offline.model import OfflineModel
+from agent.row_writes import insert_rows
 from agent.services import audit_entry, granted_actions, refund_facts
 from bookings.models import Business
 from payments.models import PaymentStatus
@@ -214,7 +215,7 @@ def _turn(token: str, client: FromClient, model: LanguageModel, now: dt.datetime
             quiet = facts.quiet_context(conversation, now)
             translation.activate(quiet.language)  # turn_take restores the caller's
             narration = facts.narration_of(conversation, quiet, [], payment=None)
-            conversation.save()
+            save_changed(conversation)
             reply = reply_store(conversation, narration.next_step, narration, [], asked)
             return TurnResult(conversation, reply)
         context = facts.turn_context(
@@ -253,13 +254,13 @@ def _turn(token: str, client: FromClient, model: LanguageModel, now: dt.datetime
         )
         if in_process:
             guarded = narrated(conversation, narration, model, payment)
-            conversation.save()
+            save_changed(conversation)
             reply = reply_store(conversation, guarded.text, narration, guarded.rewrites, asked)
             return TurnResult(conversation, reply, _outcomes(steps), [d for _o, d in steps])
         # Counted from the commit, not from the turn's start: proposing took its own time.
         lease = reply_lease(max(now, timezone.now()))
         conversation.reply_lease_until = lease
-        conversation.save()
+        save_changed(conversation)
     # Outside the transaction: the core's locks are released before a slow narration.
     reply = narrate_and_store(conversation, narration, model=model, payment=payment, lease=lease)
     return TurnResult(conversation, reply, _outcomes(steps), [done for _o, done in steps])
@@ -365,7 +366,7 @@ def _run_proposals(
         step, entry = judged_step(conversation, raw, done)
         steps.append((step, done))
         entries.append(entry)
-    AuditEntry.objects.bulk_create(entries)  # in proposal order, in this transaction
+    insert_rows(entries)  # in proposal order, in this transaction
     return steps
 
 
@@ -503,7 +504,7 @@ def reply_store(
         choices=telling.choices_for(narration),
     )
     unsaved: list[Message] = [asked] if asked is not None and asked.pk is None else []
-    Message.objects.bulk_create([*unsaved, reply])
+    insert_rows([*unsaved, reply])
     if rewrites:
         GuardRewrite.objects.bulk_create(
             GuardRewrite(
