@@ -11,6 +11,12 @@ real number of minutes in it:
   resolves to the moment the clocks jump, and the slot grid simply passes over the missing hour;
 - fall back: wall times in the repeated hour exist twice. An opening time means its first
   occurrence and a closing time its second, so a range spanning the repeat gets both hours.
+
+Inside, what is taken and the windows tested against it are whole microseconds since the
+epoch (``to_micros``: exact, since datetimes have microsecond resolution), so the thousands of
+tests a 90-day request makes compare integers; the slots offered are the same aware UTC
+instants stepping datetimes would give (tests/bookings/core/test_fast_availability.py holds
+this module to the plain datetime rules it replaced).
 """
 
 import datetime as dt
@@ -290,7 +296,7 @@ def _room_test(taken: Taken, capacity: int) -> Callable[[int, int], bool]:
         in_use = held(a, b) if held is not None else 0
         if in_use >= capacity:
             return False
-        for starts, reach in lanes:
+        for starts, reach in lanes:  # _Lane.busy, inlined: a call per seat would cost more
             before_b = bisect_left(starts, b)
             if before_b and reach[before_b - 1] > a:
                 in_use += 1
