@@ -47,20 +47,6 @@ def test_a_conversation_saved_with_its_changed_columns_ends_as_a_full_save_leave
     }
 
 
-def test_a_second_save_in_the_turn_writes_what_changed_since_the_first(shop):
-    _conversation, token, _greeting = conversation_start(business=shop)
-    with transaction.atomic():
-        conversation = conversation_locked_by_hash(token_hash(token))
-        assert conversation is not None
-        conversation.name = "Ana"
-        save_changed(conversation)
-        conversation.name = "Ana Silva"
-        conversation.email = "ana@example.com"
-        save_changed(conversation)
-    stored = columns(conversation)
-    assert (stored["name"], stored["email"]) == ("Ana Silva", "ana@example.com")
-
-
 def test_a_conversation_not_read_by_hand_is_saved_whole(shop):
     conversation, _token, _greeting = conversation_start(business=shop)
     conversation.name = "Ana"
