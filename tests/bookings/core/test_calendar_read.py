@@ -3,10 +3,6 @@ PostgreSQL reads it with hand-written SQL, other databases with the ORM; both mu
 same thing, exactly what the rows say (microseconds included), and in one query."""
 
 import datetime as dt
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -29,8 +25,8 @@ from tests.factories import (
     BusyBlockFactory,
     SlotHoldFactory,
 )
+from tests.on_sqlite import sqlite_report
 
-ROOT = Path(__file__).resolve().parents[3]
 SCRIPT = Path(__file__).parent / "scripts" / "sqlite_calendar.py"
 
 NOW = dt.datetime(2026, 12, 2, 8, tzinfo=dt.UTC)
@@ -232,20 +228,7 @@ def test_instants_far_from_now_keep_their_microseconds(db):
 def test_on_sqlite_the_calendar_is_read_through_the_orm_with_the_same_answers(tmp_path):
     """The demo's database: calendar_between takes the ORM path there and returns what the
     rows say, the appointment being moved and the asking holder's own hold left out."""
-    env = os.environ | {"DATABASE_URL": f"sqlite:///{tmp_path / 'demo.sqlite3'}"}
-    env.pop("DJANGO_SETTINGS_MODULE", None)
-
-    result = subprocess.run(
-        [sys.executable, str(SCRIPT)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-
-    assert result.returncode == 0, result.stderr
-    report = json.loads(result.stdout.strip().splitlines()[-1])
+    report = sqlite_report(SCRIPT, tmp_path)
     assert report["vendor"] == "sqlite"
     assert report["read"] == report["expected"]
     assert report["slots"] == report["expected_slots"]

@@ -2,18 +2,14 @@
 a closed day as no ranges, a day of special hours as its ranges in order, nothing outside the
 range asked for; the same on PostgreSQL and on the demo's SQLite."""
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from bookings.selectors import schedule_between
 from tests.bookings.core.schedule_world import MONDAY, SUNDAY, as_json, week_with_exceptions
+from tests.on_sqlite import sqlite_report
 
-ROOT = Path(__file__).resolve().parents[3]
 SCRIPT = Path(__file__).parent / "scripts" / "sqlite_schedule.py"
 NINE_TO_FIVE = [["09:00:00", "17:00:00"]]
 EXPECTED = {
@@ -39,17 +35,4 @@ def test_the_week_is_read_with_its_closures_and_special_hours(django_assert_num_
 
 
 def test_sqlite_reads_the_same_schedule(tmp_path):
-    env = os.environ | {"DATABASE_URL": f"sqlite:///{tmp_path / 'demo.sqlite3'}"}
-    env.pop("DJANGO_SETTINGS_MODULE", None)
-
-    result = subprocess.run(
-        [sys.executable, str(SCRIPT)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-
-    assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout.strip().splitlines()[-1]) == EXPECTED
+    assert sqlite_report(SCRIPT, tmp_path) == EXPECTED
