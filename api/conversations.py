@@ -47,6 +47,8 @@ from agent.conversation.turns import (
     turn_take,
 )
 from agent.conversation.wording import local_label
+from agent.llm import registry
+from agent.llm.base import LanguageModel
 from agent.models import Conversation, Message
 from api.appointments import (
     IDEMPOTENCY_HEADER,
@@ -310,6 +312,40 @@ class ConversationMessageApi(ConversationApi):
         class Meta:
             ref_name = "ChatMessageRequest"
 
+    # (conversation, model, now) when dispatch locked the row for an in-process model's turn.
+    locked: tuple[Conversation, LanguageModel, dt.datetime] | None = None
+
+    def dispatch(self, request, *args, **kwargs):
+        """A message for a model that narrates in process (the offline model) is answered in
+        one transaction from the start: the statement that locks the conversation's row (which
+        the turn needs first anyway) gives its language, so the request's every answer —
+        throttled, a body refused, the turn's reply — speaks it without a read of its own. A
+        token that names no conversation, or one whose reply another request is writing, goes
+        the way of any other request (its language read, then the turn refused as it is)."""
+        if request.method != "POST":
+            return super().dispatch(request, *args, **kwargs)
+        model = registry.language_model()  # looked up per request, as the turn does
+        token = kwargs.get("token")
+        if not model.narrates_in_process or token is None:
+            return super().dispatch(request, *args, **kwargs)
+        now = timezone.now()
+        with transaction.atomic():
+            try:
+                conversation = locked_conversation(token, now)
+            except (ConversationNotFound, TurnInProgress):
+                conversation = None
+            if conversation is not None:
+                self.locked = (conversation, model, now)
+                with translation.override(conversation.language):
+                    # PublicApi's dispatch: the language is known, not to be read again.
+                    response = super(ConversationApi, self).dispatch(request, *args, **kwargs)
+                if response.status_code >= 400:
+                    # Refused before the turn (throttled, a body refused): nothing the lock's
+                    # read brought up to date is kept, as if the row had not been read.
+                    transaction.set_rollback(True)
+                return response
+        return super().dispatch(request, *args, **kwargs)
+
     @extend_schema(
         operation_id="conversation_message",
         summary="Send the client's message; get the assistant's reply",
@@ -327,11 +363,17 @@ class ConversationMessageApi(ConversationApi):
     def post(self, request: Request, token: str) -> Response:
         body = self.InputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
+        model, now, conversation = None, None, None
+        if self.locked is not None:
+            conversation, model, now = self.locked
         try:
             result = turn_take(
                 token=token,
                 text=body.validated_data["text"],
                 address=client_address(request),
+                model=model,
+                now=now,
+                locked=conversation,
             )
         except ConversationNotFound:
             raise NotFound() from None

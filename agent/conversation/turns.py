@@ -178,9 +178,12 @@ def turn_take(
     model: LanguageModel | None = None,
     now: dt.datetime | None = None,
     address: str | None = None,
+    locked: Conversation | None = None,
 ) -> TurnResult:
     """Answer the client's ``text`` in the conversation ``token`` names; ``address`` is the
-    client's network address, where the request has one."""
+    client's network address, where the request has one. ``locked``: the conversation as
+    ``locked_conversation(token, now)`` returned it in the caller's open transaction, which
+    the turn then is part of (a model that narrates in process only)."""
     if model is None:
         from agent.llm.registry import language_model  # read per turn: settings may change
 
@@ -192,18 +195,28 @@ def turn_take(
         if model.narrates_in_process:
             # The offline model answers in microseconds: its turn is one transaction, its row
             # lock all the serialising it needs.
-            return _turn(token, FromClient(text, address), model, now)
+            return _turn(token, FromClient(text, address), model, now, locked)
+        if locked is not None:
+            raise ValueError("a remote model's turn commits before it narrates: it locks itself")
         # A remote model narrates after the commit (ADR 0005): the claim tells a live turn
         # from a dead one's leftover lease.
         with conversation_claim(token_hash(token)):
             return _turn(token, FromClient(text, address), model, now)
 
 
-def _turn(token: str, client: FromClient, model: LanguageModel, now: dt.datetime) -> TurnResult:
+def _turn(
+    token: str,
+    client: FromClient,
+    model: LanguageModel,
+    now: dt.datetime,
+    locked: Conversation | None = None,
+) -> TurnResult:
     in_process = model.narrates_in_process
     text = client.text
-    with transaction.atomic():
-        conversation = locked_conversation(token, now)
+    # Locked already: the caller's transaction is the turn's (no savepoint: nothing in it
+    # before the lock needs keeping apart).
+    with transaction.atomic(savepoint=locked is None):
+        conversation = locked if locked is not None else locked_conversation(token, now)
         asked = Message(conversation=conversation, role=MessageRole.CLIENT, text=text)
         if not in_process:
             asked.save()  # kept even if the narration never comes back

@@ -11,6 +11,7 @@ from agent.conversation.turns import conversation_start, turn_take
 from agent.llm.base import Proposed
 from agent.llm.scripted import ScriptedModel
 from agent.models import (
+    BusinessStamp,
     Conversation,
     ConversationReach,
     ConversationServiceAsked,
@@ -45,6 +46,9 @@ def with_todays_columns() -> list:
     with connection.schema_editor() as editor:
         for field in missing:
             editor.add_field(Conversation, field)
+        # The turn's read of its conversation joins today's read stamps (agent 0020) too.
+        if BusinessStamp._meta.db_table not in connection.introspection.table_names():
+            editor.create_model(BusinessStamp)
     return missing
 
 
@@ -52,6 +56,9 @@ def without(fields: list) -> None:
     with connection.schema_editor() as editor:
         for field in fields:
             editor.remove_field(Conversation, field)
+        # Taken out with the columns (the forward migration creates it), not after it ran.
+        if fields and BusinessStamp._meta.db_table in connection.introspection.table_names():
+            editor.delete_model(BusinessStamp)
 
 
 def moves(conversation) -> list[tuple[str, str, bool]]:

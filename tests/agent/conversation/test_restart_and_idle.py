@@ -200,3 +200,21 @@ def test_thirty_days_of_silence_is_not_yet_a_month(api, shop, clock, left_with_a
     assert answer["conversation"]["held_start"] == (
         lisbon(WEDNESDAY + dt.timedelta(days=35), "10:00").isoformat().replace("+00:00", "Z")
     )
+
+
+def test_a_message_refused_for_its_body_after_a_week_keeps_the_lapsed_hold_as_it_was(
+    api, shop, clock, left_with_a_hold, settings
+):
+    """The message's request locks the conversation (and brings it up to date) before its body
+    is read; a body refused then keeps nothing of that: the next message lets the hold go."""
+    settings.ORDINA_MODEL = "offline"
+    token = left_with_a_hold
+    clock.shift(dt.timedelta(days=7))
+
+    refused = say(api, token, "")
+
+    assert refused.status_code == 400
+    assert SlotHold.objects.filter(business=shop).count() == 1
+    assert Conversation.objects.get().held_start is not None
+    chat(api, token, "hello again")
+    assert not SlotHold.objects.exists()
