@@ -397,6 +397,8 @@ def table(samples: list[Sample], bare: list[Sample]) -> None:
 PARTS = [
     ("request, whole", "django.test.client", "Client.post"),
     ("  view: turn_take", "api.conversations", "turn_take"),
+    # The message view locks the row before the turn for the offline model (one label, both).
+    ("    locked_conversation", "api.conversations", "locked_conversation"),
     ("    locked_conversation", "agent.conversation.turns", "locked_conversation"),
     ("    turn_context", "agent.conversation.facts", "turn_context"),
     ("      read_message", "agent.conversation.facts", "read_message"),
