@@ -268,7 +268,7 @@ def main(argv: list[str]) -> None:
             book_orm()
         profiler.disable()
         out = io.StringIO()
-        pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(45)
+        pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(70)
         print(out.getvalue())
 
     seconds = {"orm": 0.0, "raw": 0.0}

@@ -32,6 +32,25 @@ def insert_row(row: Model) -> None:
     _written(row)
 
 
+def insert_row_and_child(row: Model, child: Model, *, link: str) -> None:
+    """Insert ``row``, then ``child``, whose foreign key ``link`` is to point at it (an
+    appointment and the first entry of its history). One statement on PostgreSQL (the child
+    takes the key the row's insert returns), two elsewhere; both get their primary keys."""
+    models = (type(row), type(child))
+    if connection.vendor != "postgresql" or any(map(_has_receivers, models)):
+        insert_row(row)
+        setattr(child, link, row)
+        insert_row(child)
+        return
+    sql, fields, child_fields = _linked_statement(*models, link)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, _values(row, fields) + _values(child, child_fields))
+        row.pk, child.pk = cursor.fetchone()
+    setattr(child, link, row)
+    _written(row)
+    _written(child)
+
+
 def insert_rows_ignoring_conflicts(rows: Sequence[Model]) -> None:
     """Insert ``rows`` (all of one model) in one statement; a row that would break a unique
     constraint is skipped, as ``bulk_create(ignore_conflicts=True)`` does. The rows get no
@@ -64,6 +83,28 @@ def _written(row: Model) -> None:
 
 
 @functools.cache
+def _linked_statement(
+    model: type[Model], child_model: type[Model], link: str
+) -> tuple[str, tuple[Field, ...], tuple[Field, ...]]:
+    # PostgreSQL: a data-modifying WITH, whose RETURNING the child's SELECT reads.
+    insert, fields = _statement(model, "postgresql", count=1, ignore_conflicts=False)
+    link_field = cast(Field, child_model._meta.get_field(link))
+    _, child_fields = _statement(child_model, "postgresql", count=1, ignore_conflicts=False)
+    child_fields = tuple(field for field in child_fields if field is not link_field)
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(_column(field)) for field in (link_field, *child_fields))
+    values = ", ".join(["made.pk", *(["%s"] * len(child_fields))])
+    child_table, child_key = child_model._meta.db_table, _key_column(child_model)
+    # Names from the models' metadata, quoted; every value is a parameter.
+    sql = (
+        f"WITH made AS ({insert} AS pk) "  # noqa: S608
+        f"INSERT INTO {quote(child_table)} ({columns}) SELECT {values} FROM made "
+        f"RETURNING {quote(_column(link_field))}, {quote(child_key)}"
+    )
+    return sql, fields, child_fields
+
+
+@functools.cache
 def _statement(
     model: type[Model], vendor: str, *, count: int, ignore_conflicts: bool
 ) -> tuple[str, tuple[Field, ...]]:
@@ -82,7 +123,14 @@ def _statement(
     sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES {rows}"  # noqa: S608
     if ignore_conflicts:
         return f"{sql} ON CONFLICT DO NOTHING", fields
-    return f"{sql} RETURNING {quote(_column(meta.auto_field))}", fields
+    return f"{sql} RETURNING {quote(_key_column(model))}", fields
+
+
+def _key_column(model: type[Model]) -> str:
+    auto_field = model._meta.auto_field
+    if auto_field is None:
+        raise TypeError(f"{model._meta.label} has no automatic key")
+    return _column(auto_field)
 
 
 def _column(field: Field) -> str:

@@ -36,7 +36,7 @@ from bookings.models import (
     Service,
 )
 from bookings.refusal_reasons import slot_refusals, standing_refusal
-from bookings.row_inserts import insert_row
+from bookings.row_inserts import insert_row_and_child
 from bookings.selectors import (
     booking_rules,
     calendar_between,
@@ -373,16 +373,13 @@ def _insert(
     )
     appointment.manage_token_hash = token_hash(manage_token(appointment.public_id))
     appointment.manage_token_expires_at = appointment.ends_at
-    insert_row(appointment)
-    insert_row(
-        AppointmentEvent(
-            business=business,
-            appointment=appointment,
-            kind=AppointmentEventKind.CREATED,
-            **actor.fields(),
-            data=_creation_facts(start, seating, status, price, override),
-        )
+    history = AppointmentEvent(
+        business=business,
+        kind=AppointmentEventKind.CREATED,
+        **actor.fields(),
+        data=_creation_facts(start, seating, status, price, override),
     )
+    insert_row_and_child(appointment, history, link="appointment")
     return appointment
 
 

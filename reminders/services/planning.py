@@ -5,6 +5,7 @@ all."""
 import datetime as dt
 
 from django.db import connection
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from bookings.models import Appointment, AppointmentStatus
@@ -36,13 +37,12 @@ def reminders_sync(
     ``created``: the appointment was inserted in this very transaction, so it has no reminder
     rows yet and none are looked for (one statement less on every booking)."""
     now = now or timezone.now()
-    pending = Reminder.objects.filter(appointment=appointment, status=ReminderStatus.PENDING)
     if appointment.status in (AppointmentStatus.CANCELLED, AppointmentStatus.EXPIRED):
-        pending.update(status=ReminderStatus.CANCELLED, updated_at=now)
+        _pending(appointment).update(status=ReminderStatus.CANCELLED, updated_at=now)
         return
     settings = business_settings(appointment.business_id)
     if appointment.status == AppointmentStatus.NO_SHOW:
-        pending.exclude(kind=ReminderKind.NO_SHOW).update(
+        _pending(appointment).exclude(kind=ReminderKind.NO_SHOW).update(
             status=ReminderStatus.CANCELLED, updated_at=now
         )
         if settings[ReminderKind.NO_SHOW].enabled:
@@ -53,7 +53,7 @@ def reminders_sync(
     due = due_times(
         starts_at=appointment.starts_at, ends_at=appointment.ends_at, now=now, settings=settings
     )
-    for reminder in () if created else pending:
+    for reminder in () if created else _pending(appointment):
         if reminder.kind in due and reminder.due_at != due[reminder.kind]:
             reminder.due_at = due[reminder.kind]
             reminder.save(update_fields=["due_at", "updated_at"])
@@ -61,6 +61,11 @@ def reminders_sync(
             reminder.status = ReminderStatus.CANCELLED
             reminder.save(update_fields=["status", "updated_at"])
     _plan(appointment, due)
+
+
+def _pending(appointment: Appointment) -> QuerySet[Reminder]:
+    # Built only where it is used: even unevaluated, a filtered queryset costs its compiling.
+    return Reminder.objects.filter(appointment=appointment, status=ReminderStatus.PENDING)
 
 
 def _plan(appointment: Appointment, due: dict[str, dt.datetime]) -> None:

@@ -9,7 +9,7 @@ from django.db.models import signals
 
 from agent.models import ConversationReach
 from bookings.models import Appointment, AppointmentEvent, AppointmentStatus, Client
-from bookings.row_inserts import insert_row, insert_rows_ignoring_conflicts
+from bookings.row_inserts import insert_row, insert_row_and_child, insert_rows_ignoring_conflicts
 from reminders.models import Reminder, ReminderKind
 from tests.factories import AppointmentFactory, ClientFactory, haircut_at, one_chair_salon
 
@@ -80,6 +80,39 @@ def test_an_appointment_and_its_event_are_stored_as_save_would_store_them():
         **second,
         "appointment_id": None,
         "data": None,
+    }
+
+
+@time_machine.travel(STARTS - dt.timedelta(days=1), tick=False)
+def test_a_row_and_its_child_are_one_statement_holding_what_save_would_store(
+    django_assert_num_queries,
+):
+    service = haircut_at(one_chair_salon())
+    client = ClientFactory(business=service.business)
+    saved = appointment(service, client, 1)
+    saved.save(force_insert=True)
+    saved_history = AppointmentEvent(
+        business=service.business, appointment=saved, kind="created", actor_kind="client"
+    )
+    saved_history.save()
+    inserted = appointment(service, client, 1)
+    inserted.starts_at = inserted.occupied_from = STARTS + dt.timedelta(hours=2)
+    inserted.ends_at = inserted.occupied_until = STARTS + dt.timedelta(hours=3)
+    history = AppointmentEvent(business=service.business, kind="created", actor_kind="client")
+
+    with django_assert_num_queries(1):
+        insert_row_and_child(inserted, history, link="appointment")
+
+    assert history.appointment_id == inserted.pk
+    assert history.appointment is inserted
+    assert AppointmentEvent.objects.get(pk=history.pk).appointment_id == inserted.pk
+    assert {**stored(history), "appointment_id": None} == {
+        **stored(saved_history),
+        "appointment_id": None,
+    }
+    moved = ("public_id", "starts_at", "ends_at", "occupied_from", "occupied_until")
+    assert {k: v for k, v in stored(inserted).items() if k not in moved} == {
+        k: v for k, v in stored(saved).items() if k not in moved
     }
 
 
