@@ -1,10 +1,11 @@
 """Model rows written by one INSERT whose text is built once per model.
 
 ``Model.save()`` and ``bulk_create()`` build and compile the same INSERT anew on every call;
-on the booking path, where every statement runs under the booking lock while others wait,
-that compiling cost more than the statements themselves. These write exactly what Django
-would: the instance's own values (defaults set by its constructor, ``auto_now`` fields through
-``pre_save``), each prepared for the database by its field, into every concrete column.
+on the booking path, where every statement runs under the booking lock while others wait, and
+in a chat turn (its messages, its audit entries), that compiling cost more than the statements
+themselves. These write exactly what Django would: the instance's own values (defaults set by
+its constructor, ``auto_now`` fields through ``pre_save``), each prepared for the database by
+its field, into every concrete column.
 
 For plain new rows of models with an automatic primary key and no parent model. A row whose
 model has ``pre_save``/``post_save`` receivers goes through ``save()`` instead, so no receiver
@@ -22,14 +23,30 @@ from django.db.models import Field, Model, signals
 
 def insert_row(row: Model) -> None:
     """Insert ``row`` and give it the primary key the database chose."""
-    if _has_receivers(type(row)):
-        row.save(force_insert=True)
+    insert_rows([row])
+
+
+def insert_rows(rows: Sequence[Model]) -> None:
+    """Insert ``rows`` (new, all of one model) in one statement; each gets its primary key, read
+    back in the rows' order (``RETURNING``, as ``bulk_create`` reads them on PostgreSQL). On
+    another database (SQLite: the demo) several rows go through ``bulk_create`` itself."""
+    if not rows:
         return
-    sql, fields = _statement(type(row), connection.vendor, count=1, ignore_conflicts=False)
+    model = _one_model(rows)
+    if _has_receivers(model):
+        for row in rows:
+            row.save(force_insert=True)
+        return
+    if len(rows) > 1 and connection.vendor != "postgresql":
+        model._default_manager.bulk_create(rows)
+        return
+    sql, fields = _statement(model, connection.vendor, count=len(rows), ignore_conflicts=False)
     with connection.cursor() as cursor:
-        cursor.execute(sql, _values(row, fields))
-        (row.pk,) = cursor.fetchone()
-    _written(row)
+        cursor.execute(sql, [value for row in rows for value in _values(row, fields)])
+        keys = cursor.fetchall()
+    for row, (key,) in zip(rows, keys, strict=True):
+        row.pk = key
+        _written(row)
 
 
 def insert_row_and_child(row: Model, child: Model, *, link: str) -> None:
@@ -57,9 +74,7 @@ def insert_rows_ignoring_conflicts(rows: Sequence[Model]) -> None:
     primary keys back (which were skipped is not known)."""
     if not rows:
         return
-    model = type(rows[0])
-    if any(type(row) is not model for row in rows):
-        raise TypeError("insert_rows_ignoring_conflicts writes rows of one model")
+    model = _one_model(rows)
     if _has_receivers(model):
         # bulk_create sends no signals either; its cost is only paid where it must be.
         model._default_manager.bulk_create(rows, ignore_conflicts=True)
@@ -69,11 +84,21 @@ def insert_rows_ignoring_conflicts(rows: Sequence[Model]) -> None:
         cursor.execute(sql, [value for row in rows for value in _values(row, fields)])
 
 
+def _one_model(rows: Sequence[Model]) -> type[Model]:
+    model = type(rows[0])
+    if any(type(row) is not model for row in rows):
+        raise TypeError("one statement writes rows of one model")
+    return model
+
+
 def _has_receivers(model: type[Model]) -> bool:
     return signals.pre_save.has_listeners(model) or signals.post_save.has_listeners(model)
 
 
 def _values(row: Model, fields: tuple[Field, ...]) -> list:
+    # As save() and bulk_create do: a related object saved since it was assigned gives its key
+    # (and one never saved is refused).
+    row._prepare_related_fields_for_save(operation_name="insert")  # type: ignore[attr-defined]
     return [field.get_db_prep_save(field.pre_save(row, True), connection) for field in fields]
 
 

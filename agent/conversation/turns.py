@@ -56,9 +56,9 @@ from agent.guards.ledger import Rewrite
 from agent.llm.base import LanguageModel, ModelUnavailable, Narration, Proposed, StepOutcome
 from agent.models import AuditEntry, Conversation, GuardRewrite, Message, MessageRole
 from agent.offline.model import OfflineModel
-from agent.row_writes import insert_rows
 from agent.services import audit_entry, granted_actions, refund_facts
 from bookings.models import Business
+from bookings.row_inserts import insert_rows
 from payments.models import PaymentStatus
 
 MAX_PROPOSALS = 4  # per turn; more is refused at STRUCTURE, not silently dropped

@@ -14,7 +14,7 @@ from django.utils import timezone
 from agent.conversation.row_read import PREPARED, conversation_locked_by_hash, save_changed
 from agent.conversation.turns import conversation_start, token_hash
 from agent.models import Conversation, Message, MessageRole
-from agent.row_writes import insert_rows
+from bookings.row_inserts import insert_rows
 
 pytestmark = pytest.mark.django_db
 
