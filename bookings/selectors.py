@@ -4,6 +4,7 @@ request whatever the date range: one for the schedule (weekly hours and override
 everything that takes time (appointments, other clients' holds, busy blocks)."""
 
 import datetime as dt
+import functools
 from collections import defaultdict
 
 from django.db import connection
@@ -175,17 +176,9 @@ def calendar_groups_sql(
 ) -> CalendarGroups:
     """The calendar on PostgreSQL, in one hand-written query read as plain tuples: no model
     instances, no datetime converters (see ``CALENDAR_SQL``)."""
-    sql = CALENDAR_SQL.format(
-        appointment=APPOINTMENT,
-        hold=HOLD,
-        block=BLOCK,
-        appointments=connection.ops.quote_name(Appointment._meta.db_table),
-        holds=connection.ops.quote_name(SlotHold._meta.db_table),
-        blocks=connection.ops.quote_name(BusyBlock._meta.db_table),
-    )
     params: dict[str, int | str | dt.datetime | list[str]] = {
         "business": business.pk,
-        "statuses": sorted(str(status) for status in OCCUPYING_STATUSES),
+        "statuses": list(_OCCUPYING),
         "start": start,
         "end": end,
         "now": now,
@@ -195,8 +188,24 @@ def calendar_groups_sql(
         "holder": holder or "",
     }
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(_calendar_sql(), params)
         return cursor.fetchall()
+
+
+_OCCUPYING = tuple(sorted(str(status) for status in OCCUPYING_STATUSES))
+
+
+@functools.cache
+def _calendar_sql() -> str:
+    # Filled in once: the tables' names do not change while the process runs.
+    return CALENDAR_SQL.format(
+        appointment=APPOINTMENT,
+        hold=HOLD,
+        block=BLOCK,
+        appointments=connection.ops.quote_name(Appointment._meta.db_table),
+        holds=connection.ops.quote_name(SlotHold._meta.db_table),
+        blocks=connection.ops.quote_name(BusyBlock._meta.db_table),
+    )
 
 
 def calendar_groups_orm(

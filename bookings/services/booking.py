@@ -150,7 +150,7 @@ def appointment_create(
                 seating = Seating(_seat_if_open(service, start, occupancy, holder=holder, now=now))
             else:
                 seating = _seating(service, start, occupancy, holder=holder, now=now, walk_in=True)
-            appointment = _insert(
+            appointment, token = _insert(
                 service=service,
                 start=start,
                 occupancy=occupancy,
@@ -178,7 +178,7 @@ def appointment_create(
         raise SlotUnavailable(
             nearest_alternatives(service, start, now=now, holder=holder)
         ) from None
-    return BookingOutcome(appointment, True, manage_token(appointment.public_id))
+    return BookingOutcome(appointment, True, token)
 
 
 def violated_constraint(error: IntegrityError) -> str | None:
@@ -352,7 +352,9 @@ def _insert(
     idempotency_key: str | None,
     fingerprint: str,
     actor: Actor,
-) -> Appointment:
+) -> tuple[Appointment, str]:
+    """The appointment written with its first history entry, and its manage token (only the
+    token's hash is stored)."""
     business = service.business
     if isinstance(client, ClientDetails):
         client = client_for_booking(business, client)
@@ -371,7 +373,8 @@ def _insert(
         idempotency_key=idempotency_key,
         request_fingerprint=fingerprint,
     )
-    appointment.manage_token_hash = token_hash(manage_token(appointment.public_id))
+    token = manage_token(appointment.public_id)
+    appointment.manage_token_hash = token_hash(token)
     appointment.manage_token_expires_at = appointment.ends_at
     history = AppointmentEvent(
         business=business,
@@ -380,7 +383,7 @@ def _insert(
         data=_creation_facts(start, seating, status, price, override),
     )
     insert_row_and_child(appointment, history, link="appointment")
-    return appointment
+    return appointment, token
 
 
 def _creation_facts(
