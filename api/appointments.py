@@ -28,7 +28,7 @@ from payments.models import Payment
 from payments.stripe_api import StripeUnavailable
 
 from .errors import error_responses
-from .fields import NOT_BLANK_PATTERN, InstantField, StrictCharField, holder_field
+from .fields import NOT_BLANK_PATTERN, InstantField, StrictCharField, WholeNumberField, holder_field
 from .lookups import bookable_service_or_404, business_or_404
 from .public import SLUG_PARAMETER, PublicApi
 
@@ -102,7 +102,7 @@ def idempotency_key_errors(key: str | None) -> dict[str, list[str]]:
 
 class AppointmentCreateApi(PublicApi):
     class InputSerializer(serializers.Serializer):
-        service = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
+        service = WholeNumberField(min_value=1, max_value=2**63 - 1)
         start = InstantField(help_text="A slot's start, as availability gives it.")
         name = StrictCharField(max_length=120)
         email = serializers.EmailField(max_length=254, required=False, allow_blank=True)

@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from bookings.selectors import open_slots_for
 
 from .errors import error_responses
-from .fields import SlotSerializer, day_field, holder_field
+from .fields import SlotSerializer, WholeNumberField, day_field, holder_field, single_valued
 from .lookups import bookable_service_or_404, business_or_404
 from .public import SLUG_PARAMETER, PublicApi
 
@@ -26,7 +26,7 @@ class AvailabilityApi(PublicApi):
 
         def get_fields(self) -> dict[str, serializers.Field]:
             return {
-                "service": serializers.IntegerField(min_value=1, max_value=2**63 - 1),
+                "service": WholeNumberField(min_value=1, max_value=2**63 - 1),
                 "from": day_field(help_text="First day, in the business's zone (YYYY-MM-DD)."),
                 "to": day_field(
                     help_text=(
@@ -66,7 +66,7 @@ class AvailabilityApi(PublicApi):
     def get(self, request: Request, slug: str) -> Response:
         business = business_or_404(slug)
         self.time_zone = business.tzinfo
-        query = self.InputSerializer(data=request.GET)
+        query = self.InputSerializer(data=single_valued(request.GET))
         query.is_valid(raise_exception=True)
         params = query.validated_data
         service = bookable_service_or_404(business, params["service"])

@@ -56,7 +56,13 @@ from api.appointments import (
     idempotency_key_errors,
 )
 from api.errors import conflict, error_responses
-from api.fields import NOT_BLANK_PATTERN, InstantField, StrictCharField
+from api.fields import (
+    NOT_BLANK_PATTERN,
+    InstantField,
+    StrictCharField,
+    WholeNumberField,
+    single_valued,
+)
 from api.lookups import SLUG, business_or_404
 from api.public import SLUG_PARAMETER, PublicApi
 from bookings.models import Business
@@ -283,7 +289,7 @@ class ConversationStartApi(ConversationApi):
 
 class ConversationReadApi(ConversationApi):
     class QuerySerializer(serializers.Serializer):
-        after = serializers.IntegerField(
+        after = WholeNumberField(
             required=False,
             min_value=0,
             max_value=2**63 - 1,
@@ -299,7 +305,7 @@ class ConversationReadApi(ConversationApi):
     def get(self, request: Request, token: str) -> Response:
         # A plain dict, not the QueryDict: DRF reads a blank form value as "not given", and
         # `?after=` is a mistake to answer, not a request for everything.
-        query = self.QuerySerializer(data=request.query_params.dict())
+        query = self.QuerySerializer(data=single_valued(request.query_params))
         query.is_valid(raise_exception=True)
         context = {"after": query.validated_data.get("after")}
         return Response(TranscriptSerializer(_up_to_date(token), context=context).data)
@@ -528,7 +534,7 @@ class ConversationPickApi(ClientActionApi):
 
 class ConversationHoldApi(ClientActionApi):
     class InputSerializer(serializers.Serializer):
-        service = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
+        service = WholeNumberField(min_value=1, max_value=2**63 - 1)
         start = InstantField(help_text="A slot's start, as availability gives it.")
 
         class Meta:

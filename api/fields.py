@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from django.core.validators import MaxValueValidator, MinValueValidator
+from django.http import QueryDict
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -187,3 +188,28 @@ def holder_field(*, required: bool = False, **kwargs: Any) -> serializers.RegexF
         },
         **kwargs,
     )
+
+
+class WholeNumberField(serializers.IntegerField):
+    """An integer as the schema says it: digits (or a JSON integer), never "1.0" or 1.0, which
+    DRF's IntegerField would take for 1 though the schema's ``integer`` does not admit them."""
+
+    re_decimal = re.compile(r"(?!)")  # DRF strips a trailing ".0" by this pattern: match nothing
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool | float):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+REPEATED = "Give this parameter once."
+
+
+def single_valued(query: QueryDict) -> dict[str, Any]:
+    """The query's parameters as a plain dict, each given once. A parameter given more than
+    once is refused by name: which of its values was meant cannot be told (a QueryDict would
+    quietly take the last). A blank value stays a value, for the field to refuse."""
+    repeated = sorted(name for name, values in query.lists() if len(values) > 1)
+    if repeated:
+        raise serializers.ValidationError({name: [REPEATED] for name in repeated})
+    return query.dict()

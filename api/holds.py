@@ -14,14 +14,14 @@ from bookings.services import hold_slot
 from ordina.client_address import client_address
 
 from .errors import error_responses
-from .fields import InstantField, holder_field
+from .fields import InstantField, WholeNumberField, holder_field
 from .lookups import bookable_service_or_404, business_or_404
 from .public import SLUG_PARAMETER, PublicApi
 
 
 class HoldCreateApi(PublicApi):
     class InputSerializer(serializers.Serializer):
-        service = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
+        service = WholeNumberField(min_value=1, max_value=2**63 - 1)
         start = InstantField(help_text="A slot's start, as availability gives it.")
         holder = holder_field(
             required=True,

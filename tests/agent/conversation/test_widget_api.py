@@ -625,3 +625,15 @@ def test_the_token_urls_take_no_slug_and_confirm_books_at_the_conversations_busi
     assert confirm(api, ready, key="only-salon-1").status_code == 201
 
     assert [a.business for a in Appointment.objects.all()] == [shop]
+
+
+@pytest.mark.parametrize("query", ["after=0.0", "after=1&after=2"])
+def test_reading_back_after_a_message_takes_one_whole_message_id(shop, query):
+    # Found by schemathesis: "0.0" and a repeated `after` were both taken (as 0, as the last).
+    http = HttpClient()
+    token = started(http, shop.slug)
+
+    response = http.get(f"/api/v1/conversations/{token}/?{query}")
+
+    assert response.status_code == 400
+    assert "after" in response.json()["errors"]
